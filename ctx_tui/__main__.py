@@ -1,0 +1,3 @@
+from ctx_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""The append-only audit log ``.ctx/audit.jsonl``: one JSON object per event.
+
+Events: registrations, extractions, references, decay, restatements,
+compressions, promotions (proposed, approved, rejected), handoffs, hook runs.
+Each line is written with a single ``write`` under the file lock, so several
+processes appending at once never lose or interleave a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ctx_tui.paths import state_dir
+from ctx_tui.storage import append_line
+
+AUDIT_FILE = "audit.jsonl"
+
+
+def audit_path(project: Path) -> Path:
+    return state_dir(project) / AUDIT_FILE
+
+
+def record(project: Path, action: str, session: str | None = None, **details: Any) -> dict[str, Any]:
+    """Append one event and return it."""
+    event = {
+        "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "session": session,
+        "action": action,
+        "details": details,
+    }
+    append_line(audit_path(project), orjson.dumps(event, default=str).decode("utf-8"))
+    return event
+
+
+def read_events(project: Path) -> Iterator[dict[str, Any]]:
+    """Every well-formed event in order; a damaged line is skipped."""
+    path = audit_path(project)
+    try:
+        fh = path.open("rb")
+    except FileNotFoundError:
+        return
+    with fh:
+        for line in fh:
+            try:
+                event = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(event, dict):
+                yield event

@@ -1,0 +1,207 @@
+"""Configuration: defaults, under the user's file, under the project's file.
+
+``.ctx/config.yaml`` (project) overrides ``$XDG_CONFIG_HOME/ctx-tui/config.yaml``
+(user, default ``~/.config``), which overrides the defaults below. Each layer is
+validated on its own so an error names the file it came from; an unknown key,
+a wrong type, an out-of-range value or invalid YAML raises :class:`ConfigError`
+with one message naming the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+PROJECT_CONFIG = Path(".ctx") / "config.yaml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class DecayConfig(_Section):
+    enabled: bool = True
+    threshold_rounds: int = Field(20, ge=1, le=10_000)
+    high_importance_threshold: int = Field(10, ge=1, le=10_000)
+    #: Queue decayed high-importance items for restatement without a key press.
+    auto_refresh: bool = False
+    #: Fraction of an item's key terms a later entry must mention to count as a reference.
+    reference_threshold: float = Field(0.5, gt=0.0, le=1.0)
+
+
+class CompressionConfig(_Section):
+    target_ratio: float = Field(0.3, gt=0.0, le=1.0)
+    preserve_types: list[str] = Field(
+        default_factory=lambda: ["decision", "constraint", "user_preference"]
+    )
+    strategy: Literal["summary", "truncate", "semantic"] = "summary"
+
+
+class RetrievalConfig(_Section):
+    top_k: int = Field(5, ge=1, le=100)
+    relevance_threshold: float = Field(0.0, ge=0.0)
+    enhance_position: Literal["start", "end"] = "start"
+
+
+class SyncConfig(_Section):
+    auto_promote: bool = False
+    #: Minimum importance an item needs to be proposed automatically.
+    promotion_threshold: Literal["high", "medium", "low"] = "high"
+
+
+class PositionConfig(_Section):
+    danger_zone: tuple[float, float] = (0.3, 0.7)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "PositionConfig":
+        lo, hi = self.danger_zone
+        if not (0.0 <= lo < hi <= 1.0):
+            raise ValueError("danger_zone must be [start, end] with 0 <= start < end <= 1")
+        return self
+
+
+class WindowConfig(_Section):
+    #: Context window per model id, overriding the built-in table.
+    sizes: dict[str, int] = Field(default_factory=dict)
+    handoff_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    #: Usage fraction at which the agent compacts on its own (headroom is measured to it).
+    autocompact_threshold: float = Field(0.92, gt=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _positive_sizes(self) -> "WindowConfig":
+        for model, size in self.sizes.items():
+            if size <= 0:
+                raise ValueError(f"sizes.{model} must be a positive number of tokens")
+        return self
+
+
+class PathsConfig(_Section):
+    memory_file: str = "MEMORY.md"
+    handoff_dir: str = ".claude/handoffs"
+
+
+class HandoffConfig(_Section):
+    agent_role: str = "main"
+    #: Glob patterns (relative to the project) of files that count as contracts.
+    contracts: list[str] = Field(default_factory=list)
+
+
+class Config(_Section):
+    decay: DecayConfig = Field(default_factory=DecayConfig)
+    compression: CompressionConfig = Field(default_factory=CompressionConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    sync: SyncConfig = Field(default_factory=SyncConfig)
+    position: PositionConfig = Field(default_factory=PositionConfig)
+    window: WindowConfig = Field(default_factory=WindowConfig)
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    handoff: HandoffConfig = Field(default_factory=HandoffConfig)
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the message names file, key and what is allowed."""
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    config: Config
+    #: dotted key -> where its value came from ("default" or a file path)
+    sources: dict[str, str]
+    files: list[Path]
+
+
+def user_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "ctx-tui" / "config.yaml"
+
+
+def project_config_path(project: Path) -> Path:
+    return project / PROJECT_CONFIG
+
+
+def _read_layer(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"{path}: invalid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections, got {type(data).__name__}")
+    _validate(data, path)
+    return data
+
+
+def _validate(data: dict[str, Any], path: Path) -> None:
+    try:
+        Config.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed_keys(err["loc"][:-1])
+            msg = f"unknown key; allowed here: {', '.join(allowed)}"
+        else:
+            msg = err["msg"]
+            if err.get("input") is not None and err["type"] != "value_error":
+                msg += f" (got {err['input']!r})"
+        raise ConfigError(f"{path}: key '{key}': {msg}") from None
+
+
+def _allowed_keys(loc: tuple[Any, ...]) -> list[str]:
+    model: type[BaseModel] = Config
+    for part in loc:
+        field = model.model_fields.get(str(part))
+        ann = field.annotation if field else None
+        if not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+            return []
+        model = ann
+    return sorted(model.model_fields)
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "sizes":
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _leaf_keys(data: dict[str, Any], prefix: str = "") -> list[str]:
+    keys: list[str] = []
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and key != "sizes":
+            keys.extend(_leaf_keys(value, dotted + "."))
+        else:
+            keys.append(dotted)
+    return keys
+
+
+def load_config(project: Path | None = None) -> LoadedConfig:
+    """Load defaults < user file < project file; raise ConfigError on bad input."""
+    project = project or Path.cwd()
+    merged: dict[str, Any] = {}
+    sources = {key: "default" for key in _leaf_keys(Config().model_dump())}
+    files: list[Path] = []
+    for path in (user_config_path(), project_config_path(project)):
+        if not path.is_file():
+            continue
+        layer = _read_layer(path)
+        merged = _merge(merged, layer)
+        files.append(path)
+        for key in _leaf_keys(layer):
+            sources[key] = str(path)
+    return LoadedConfig(config=Config.model_validate(merged), sources=sources, files=files)

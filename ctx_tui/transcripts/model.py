@@ -1,0 +1,105 @@
+"""Typed entries every transcript reader yields, whatever the format.
+
+This module is the contract between the readers and everything above them
+(window, memory, compression, handoff, UI). Readers turn raw rows into
+:class:`Entry` objects plus a few session-level events; nothing above the
+readers looks at raw JSON.
+
+Memory is bounded: ``Entry.text`` holds the whole text only for the kinds the
+memory features read (user messages, assistant text, summaries, system notes);
+tool results and thinking keep a preview of at most ``PREVIEW_CHARS``
+characters, while ``tokens`` still counts the whole original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+#: How much of a tool result or a thinking block an entry keeps in memory.
+PREVIEW_CHARS = 2000
+#: How much of a tool call's input an entry keeps (as compact JSON text).
+TOOL_INPUT_CHARS = 4000
+
+
+class Format(StrEnum):
+    CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
+    GENERIC = "generic"
+
+
+class Kind(StrEnum):
+    """What an entry is. ``role`` says who wrote it."""
+
+    USER = "user"  # a real user message (a prompt), not a tool result
+    ASSISTANT = "assistant"  # the assistant's visible text
+    THINKING = "thinking"  # reasoning / thinking blocks
+    TOOL_CALL = "tool_call"  # the assistant calls a tool (name + input)
+    TOOL_RESULT = "tool_result"  # what a tool returned
+    SUMMARY = "summary"  # a compaction summary or a Claude `summary` row
+    SYSTEM = "system"  # system / developer / meta notes, hook output
+
+
+@dataclass(slots=True)
+class Usage:
+    """Token usage reported by the agent for one model call.
+
+    ``context_tokens`` is what occupies the context window by the SPEC rule:
+    Claude ``input + cache_creation + cache_read``; Codex
+    ``last_token_usage.total_tokens``.
+    """
+
+    context_tokens: int
+    output_tokens: int = 0
+    input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    #: Codex reports the window with each token_count event.
+    context_window: int | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One unit of the conversation: a message, or one content block of it."""
+
+    seq: int  # position in the whole session, 0-based, across compactions
+    kind: Kind
+    role: str  # "user", "assistant", "system", "tool"
+    text: str  # full text, or a preview for tool results / thinking (see module doc)
+    tokens: int  # tokens of the whole original text (tiktoken, or estimate)
+    round: int  # 1-based; a round starts at each real user message
+    timestamp: str | None = None  # ISO 8601 as written by the agent
+    uuid: str | None = None  # Claude row uuid / Codex call id
+    message_id: str | None = None  # Claude message.id (shared by block rows)
+    tool_name: str | None = None  # for TOOL_CALL (and TOOL_RESULT when known)
+    tool_input: dict[str, Any] | None = None  # TOOL_CALL input (bounded)
+    tool_use_id: str | None = None  # links a TOOL_RESULT to its TOOL_CALL
+    is_sidechain: bool = False  # sub-agent traffic (old layout) or subagent file
+    is_error: bool = False  # tool result flagged as an error
+    truncated: bool = False  # text is a preview, not the whole original
+    usage: Usage | None = None  # reported usage, on the row that carries it
+
+
+@dataclass(slots=True)
+class Compaction:
+    """The agent compacted its context at this point of the session."""
+
+    seq: int  # seq of the first entry after the compaction
+    timestamp: str | None = None
+    trigger: str | None = None  # "auto" / "manual" when the agent says
+    pre_tokens: int | None = None  # context size before, when reported
+
+
+@dataclass(slots=True)
+class SessionMeta:
+    """What the transcript says about the session itself."""
+
+    format: Format
+    session_id: str | None = None
+    model: str | None = None
+    cwd: str | None = None
+    agent_version: str | None = None
+    context_window: int | None = None  # when the transcript states it
+    git_branch: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,67 @@
+"""The data the context-window model hands to everything above it.
+
+``ctx_tui.window`` builds these from a transcript (see ``Session``); the memory
+model, compression, handoff prefill, the CLI and the dashboard only read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta
+
+UsageSource = Literal["reported", "estimated"]
+
+
+@dataclass(slots=True)
+class WindowEntry:
+    """An entry of the live window with its calibrated place in it."""
+
+    entry: Entry
+    offset: int  # token offset of its start in the live window (calibrated)
+    tokens: int  # calibrated tokens, so that the live entries sum to context_tokens
+    position: float  # relative position of its midpoint, 0.0 (start) .. 1.0 (end)
+
+
+@dataclass(slots=True)
+class UsagePoint:
+    """Context usage after one round (for the trend sparkline)."""
+
+    round: int
+    tokens: int
+    source: UsageSource
+
+
+@dataclass(slots=True)
+class WindowState:
+    """A snapshot of the session's context window; cheap to hand to the UI."""
+
+    path: Path
+    meta: SessionMeta
+    context_tokens: int
+    context_window: int
+    usage_source: UsageSource
+    #: How entry token counts were made: e.g. "tiktoken:cl100k_base" or "estimate".
+    token_source: str
+    compactions: list[Compaction]
+    rounds: int  # the current (last) round number
+    entries_total: int  # entries read in the whole session
+    skipped_lines: int  # lines that could not be parsed
+    live: list[WindowEntry]  # main-chain entries since the last compaction, in order
+    history: list[UsagePoint] = field(default_factory=list)
+    autocompact_threshold: float = 0.92
+
+    @property
+    def usage_pct(self) -> float:
+        return 100.0 * self.context_tokens / self.context_window if self.context_window else 0.0
+
+    @property
+    def headroom_tokens(self) -> int:
+        """Tokens left before the agent compacts on its own."""
+        return max(0, int(self.context_window * self.autocompact_threshold) - self.context_tokens)
+
+    @property
+    def estimated(self) -> bool:
+        return self.usage_source == "estimated" or self.token_source == "estimate"
