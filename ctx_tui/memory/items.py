@@ -1,0 +1,139 @@
+"""Tracked items: the facts a session must not forget (SPEC section 3).
+
+An item has an id, a type, its content, an importance that follows from its
+type, the round where it entered the conversation and the rounds where it was
+referenced again. Items are registered by hand (``ctx-tui register`` or the
+dashboard) or extracted from the transcript; both kinds live in the session
+memory file (``.ctx/sessions/<session-id>.yaml``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ctx_tui.errors import CtxError
+
+
+class ItemType(StrEnum):
+    GOAL = "goal"
+    CONSTRAINT = "constraint"
+    USER_PREFERENCE = "user_preference"
+    CRITICAL_INFO = "critical_info"
+    DECISION = "decision"
+    STATE = "state"
+    PROGRESS = "progress"
+    FINDING = "finding"
+    PROJECT_CONFIG = "project_config"
+    NOTE = "note"
+
+
+class Importance(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        """2 for high, 1 for medium, 0 for low (for sorting and thresholds)."""
+        return {"high": 2, "medium": 1, "low": 0}[self.value]
+
+
+_HIGH = {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.CRITICAL_INFO}
+_MEDIUM = {ItemType.DECISION, ItemType.STATE, ItemType.PROGRESS}
+
+ItemSource = Literal["registered", "extracted"]
+
+
+def importance_for(item_type: ItemType | str) -> Importance:
+    """High: goal, constraint, user_preference, critical_info; medium: decision, state, progress; low: the rest."""
+    kind = ItemType(item_type)
+    if kind in _HIGH:
+        return Importance.HIGH
+    if kind in _MEDIUM:
+        return Importance.MEDIUM
+    return Importance.LOW
+
+
+def parse_item_type(text: str) -> ItemType:
+    """The ItemType named by ``text``; a CtxError listing the known types otherwise."""
+    cleaned = text.strip().lower().replace("-", "_")
+    try:
+        return ItemType(cleaned)
+    except ValueError:
+        known = ", ".join(t.value for t in ItemType)
+        raise CtxError(f"unknown item type {text!r}; known types: {known}") from None
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def normalise_content(text: str) -> str:
+    """Content compared for duplicates: case-folded, whitespace collapsed, end punctuation dropped."""
+    return re.sub(r"\s+", " ", text).strip().casefold().rstrip(".!;:, ")
+
+
+def extracted_item_id(item_type: ItemType | str, content: str) -> str:
+    """A stable id for an extracted item: the same fact always gets the same id."""
+    digest = hashlib.sha1(normalise_content(content).encode("utf-8")).hexdigest()[:8]
+    return f"{ItemType(item_type).value}-{digest}"
+
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
+
+
+class TrackedItem(BaseModel):
+    """One fact the session tracks. ``importance`` defaults to the one its type implies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    type: ItemType
+    content: str = Field(min_length=1)
+    importance: Importance
+    #: The round where the item entered the conversation (0: registered before any round).
+    entered_round: int = Field(0, ge=0)
+    #: Rounds (1-based, ascending, unique) where a later entry mentioned the item.
+    referenced_rounds: list[int] = Field(default_factory=list)
+    source: ItemSource = "registered"
+    dismissed: bool = False
+    created_at: str = Field(default_factory=now_iso)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_importance(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("importance") in (None, "") and "type" in data:
+            try:
+                data = {**data, "importance": importance_for(data["type"])}
+            except ValueError:
+                pass  # the type error itself is reported by field validation
+        return data
+
+    @field_validator("id")
+    @classmethod
+    def _valid_id(cls, value: str) -> str:
+        if not _ID_RE.match(value):
+            raise ValueError(
+                "an item id is 1-80 characters: letters, digits, '_', '-', '.', ':' (starting with a letter or digit)"
+            )
+        return value
+
+    @field_validator("referenced_rounds")
+    @classmethod
+    def _sorted_rounds(cls, value: list[int]) -> list[int]:
+        return sorted({r for r in value if r >= 1})
+
+    @property
+    def last_seen_round(self) -> int:
+        """The latest round where the item entered or was referenced."""
+        return max([self.entered_round, *self.referenced_rounds])
+
+    def with_references(self, rounds: list[int]) -> "TrackedItem":
+        """A copy with ``rounds`` added to the referenced rounds."""
+        return self.model_copy(update={"referenced_rounds": sorted({*self.referenced_rounds, *rounds})})

@@ -1,0 +1,246 @@
+"""The medium-term tier: structured session memory in ``.ctx/sessions/<session-id>.yaml``.
+
+One YAML file per session, validated by :class:`SessionMemory`. It holds the
+tracked items (registered and extracted, dismissals included), the structured
+notes (goals, decisions with rationale, constraints, preferences, findings,
+progress), saved compressed summaries and the promotions waiting for the user.
+
+Every change goes through :func:`update_session_memory`: a locked
+read-modify-write with an atomic replace, so the TUI, the CLI and hook
+processes can change the same file at once without losing each other's work.
+
+Structured notes that mirror a tracked item carry its ``item_id``;
+:meth:`SessionMemory.upsert_item` and :meth:`SessionMemory.dismiss` keep them
+in step (``_sync_note`` is the one place that links an item to its note).
+Notes without an ``item_id`` (a decision recorded with its rationale by the
+handoff form, a progress line) are the session memory's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.items import ItemType, TrackedItem, normalise_content, now_iso
+from ctx_tui.paths import safe_name, state_dir
+from ctx_tui.storage import locked, write_atomic
+
+SESSIONS_DIR = "sessions"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Note(_Model):
+    """A goal, constraint, preference, finding or progress note."""
+
+    text: str = Field(min_length=1)
+    round: int | None = None
+    item_id: str | None = None
+    created_at: str = Field(default_factory=now_iso)
+
+
+class Decision(_Model):
+    decision: str = Field(min_length=1)
+    rationale: str = ""
+    affects_files: list[str] = Field(default_factory=list)
+    round: int | None = None
+    item_id: str | None = None
+    created_at: str = Field(default_factory=now_iso)
+
+
+class SavedSummary(_Model):
+    """A compressed summary the user chose to keep."""
+
+    created_at: str = Field(default_factory=now_iso)
+    strategy: str
+    text: str
+    #: originalLength, compressedLength, retentionRate, duration, ...
+    figures: dict[str, float | int | str] = Field(default_factory=dict)
+
+
+PromotionStatus = Literal["pending", "approved", "rejected"]
+
+
+class Promotion(_Model):
+    """A proposal to copy an item into long-term memory (MEMORY.md)."""
+
+    item_id: str
+    type: ItemType
+    content: str
+    status: PromotionStatus = "pending"
+    proposed_at: str = Field(default_factory=now_iso)
+    decided_at: str | None = None
+    reason: str | None = None
+
+
+#: Which structured list mirrors an item of each type (decisions are handled apart).
+_NOTE_FIELD: dict[ItemType, str] = {
+    ItemType.GOAL: "goals",
+    ItemType.CONSTRAINT: "constraints",
+    ItemType.USER_PREFERENCE: "preferences",
+    ItemType.FINDING: "findings",
+    ItemType.PROGRESS: "progress",
+}
+
+
+class SessionMemory(_Model):
+    session_id: str
+    items: list[TrackedItem] = Field(default_factory=list)
+    goals: list[Note] = Field(default_factory=list)
+    decisions: list[Decision] = Field(default_factory=list)
+    constraints: list[Note] = Field(default_factory=list)
+    preferences: list[Note] = Field(default_factory=list)
+    findings: list[Note] = Field(default_factory=list)
+    progress: list[Note] = Field(default_factory=list)
+    summaries: list[SavedSummary] = Field(default_factory=list)
+    promotions: list[Promotion] = Field(default_factory=list)
+    updated_at: str | None = None
+
+    # -- items --------------------------------------------------------------
+
+    def get_item(self, item_id: str) -> TrackedItem | None:
+        return next((item for item in self.items if item.id == item_id), None)
+
+    def active_items(self) -> list[TrackedItem]:
+        """Items not dismissed, in the order they were added."""
+        return [item for item in self.items if not item.dismissed]
+
+    def find_same_content(self, item_type: ItemType, content: str) -> TrackedItem | None:
+        """An item of this type whose normalised content equals ``content``'s."""
+        key = normalise_content(content)
+        return next(
+            (i for i in self.items if i.type == item_type and normalise_content(i.content) == key),
+            None,
+        )
+
+    def upsert_item(self, item: TrackedItem) -> bool:
+        """Add ``item`` or replace the item with its id; mirror it into its structured list.
+
+        Returns True when the item is new. Referenced rounds already recorded
+        for the id are kept (an update never forgets references).
+        """
+        old = self.get_item(item.id)
+        if old is not None:
+            item = item.with_references(old.referenced_rounds)
+            self.items[self.items.index(old)] = item
+        else:
+            self.items.append(item)
+        self._sync_note(item)
+        return old is None
+
+    def dismiss(self, item_id: str) -> bool:
+        """Mark an item dismissed (it stays, so extraction never brings it back)."""
+        item = self.get_item(item_id)
+        if item is None:
+            return False
+        dismissed = item.model_copy(update={"dismissed": True})
+        self.items[self.items.index(item)] = dismissed
+        self._sync_note(dismissed)
+        return True
+
+    def add_references(self, refs: dict[str, list[int]]) -> dict[str, list[int]]:
+        """Record referenced rounds per item id; returns only the rounds that were new."""
+        added: dict[str, list[int]] = {}
+        for index, item in enumerate(self.items):
+            new = sorted(set(refs.get(item.id, ())) - set(item.referenced_rounds))
+            if new:
+                self.items[index] = item.with_references(new)
+                added[item.id] = new
+        return added
+
+    def _sync_note(self, item: TrackedItem) -> None:
+        """Make the structured lists mirror ``item``: one note in the list of its type, none if dismissed.
+
+        An existing decision note keeps its rationale and files when its text changes.
+        """
+        target = "decisions" if item.type is ItemType.DECISION else _NOTE_FIELD.get(item.type)
+        for field in (*_NOTE_FIELD.values(), "decisions"):
+            if field != target or item.dismissed:
+                setattr(self, field, [n for n in getattr(self, field) if n.item_id != item.id])
+        if target is None or item.dismissed:
+            return
+        notes = getattr(self, target)
+        round_ = item.entered_round or None
+        for index, note in enumerate(notes):
+            if note.item_id == item.id:
+                text_field = "decision" if target == "decisions" else "text"
+                notes[index] = note.model_copy(update={text_field: item.content, "round": round_})
+                return
+        if target == "decisions":
+            notes.append(Decision(decision=item.content, round=round_, item_id=item.id))
+        else:
+            notes.append(Note(text=item.content, round=round_, item_id=item.id))
+
+    # -- promotions -----------------------------------------------------------
+
+    def pending_promotions(self) -> list[Promotion]:
+        return [p for p in self.promotions if p.status == "pending"]
+
+
+def sessions_dir(project: Path) -> Path:
+    return state_dir(project) / SESSIONS_DIR
+
+
+def session_memory_path(project: Path, session_id: str) -> Path:
+    return sessions_dir(project) / f"{safe_name(session_id)}.yaml"
+
+
+def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
+    try:
+        data: Any = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise CtxError(f"{path}: invalid YAML{where}: {getattr(exc, 'problem', None) or exc}; fix or remove the file") from None
+    if data is None:
+        return SessionMemory(session_id=session_id)
+    if not isinstance(data, dict):
+        raise CtxError(f"{path}: expected a mapping of session memory fields, got {type(data).__name__}")
+    data.setdefault("session_id", session_id)
+    try:
+        return SessionMemory.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise CtxError(f"{path}: key '{key}': {err['msg']}; fix or remove the file") from None
+
+
+def _read(path: Path, session_id: str) -> SessionMemory:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return SessionMemory(session_id=session_id)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CtxError(f"{path}: cannot read session memory ({exc})") from None
+    return _parse(path, raw, session_id)
+
+
+def load_session_memory(project: Path, session_id: str) -> SessionMemory:
+    """The session's memory; an empty one when the file does not exist yet."""
+    return _read(session_memory_path(project, session_id), session_id)
+
+
+def dump_session_memory(memory: SessionMemory) -> str:
+    return yaml.safe_dump(memory.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=100)
+
+
+def update_session_memory(
+    project: Path, session_id: str, fn: Callable[[SessionMemory], None]
+) -> SessionMemory:
+    """Locked read-modify-write: ``fn`` changes the loaded memory in place; the result is saved atomically."""
+    path = session_memory_path(project, session_id)
+    with locked(path):
+        memory = _read(path, session_id)
+        fn(memory)
+        memory.updated_at = now_iso()
+        # Validate what fn produced before it reaches the disk.
+        memory = SessionMemory.model_validate(memory.model_dump())
+        write_atomic(path, dump_session_memory(memory))
+    return memory
