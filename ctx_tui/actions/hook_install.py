@@ -1,0 +1,189 @@
+"""Wiring ctx-tui's hooks into Claude Code's ``.claude/settings.json``.
+
+The merge keeps every other key and every other hook of the file: it only adds
+(or, when the ctx-tui executable moved, updates) its own three commands. It is
+idempotent: a second install changes nothing, not even a byte. An existing file
+that is not valid JSON is never overwritten: the install stops with a message.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ctx_tui.errors import CtxError
+from ctx_tui.paths import state_dir
+from ctx_tui.storage import locked, write_atomic
+
+SETTINGS_FILE = Path(".claude") / "settings.json"
+LOCAL_SETTINGS_FILE = Path(".claude") / "settings.local.json"
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    event: str  # Claude Code's event name
+    subcommand: str  # ``ctx-tui hook <subcommand>``
+    matcher: str | None  # None: the group has no matcher (the event takes none)
+    timeout: int  # seconds Claude Code waits before cancelling the command
+
+
+HOOKS: tuple[HookSpec, ...] = (
+    HookSpec("UserPromptSubmit", "user-prompt-submit", None, 10),
+    HookSpec("SessionStart", "session-start", "compact", 10),
+    HookSpec("PreCompact", "pre-compact", None, 30),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class InstallResult:
+    path: Path
+    changed: bool  # False: everything was already in place (the file is untouched)
+    added: list[str] = field(default_factory=list)  # events newly wired
+    updated: list[str] = field(default_factory=list)  # events whose command was rewritten
+    settings: dict[str, Any] = field(default_factory=dict)  # the file's content after the merge
+
+
+def ctx_tui_command() -> str:
+    """How Claude Code should start this ctx-tui, robust to PATH and the current directory.
+
+    The absolute path of the running ``ctx-tui`` script when that is what runs,
+    else this interpreter with ``-m ctx_tui`` (a venv's python keeps its packages).
+    """
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is not None and script.name in {"ctx-tui", "ctx-tui.exe"} and script.is_file():
+        return shlex.quote(str(script.resolve()))
+    return f"{shlex.quote(os.path.abspath(sys.executable))} -m ctx_tui"
+
+
+def hook_command(spec: HookSpec, base: str | None = None) -> str:
+    return f"{base or ctx_tui_command()} hook {spec.subcommand}"
+
+
+def settings_block(base: str | None = None) -> dict[str, Any]:
+    """The ``{"hooks": {...}}`` block that wires the three hooks."""
+    hooks: dict[str, Any] = {}
+    for spec in HOOKS:
+        group: dict[str, Any] = {}
+        if spec.matcher is not None:
+            group["matcher"] = spec.matcher
+        group["hooks"] = [{"type": "command", "command": hook_command(spec, base), "timeout": spec.timeout}]
+        hooks[spec.event] = [group]
+    return {"hooks": hooks}
+
+
+def _is_ours(command: Any, spec: HookSpec) -> bool:
+    """Whether a hook command is a ctx-tui ``hook <subcommand>`` (whatever path it starts from)."""
+    if not isinstance(command, str):
+        return False
+    words = command.split()
+    return (
+        len(words) >= 3
+        and words[-2:] == ["hook", spec.subcommand]
+        and any("ctx-tui" in w or "ctx_tui" in w for w in words[:-2])
+    )
+
+
+def _hook_entries(groups: Any) -> list[dict[str, Any]]:
+    """Every hook entry (``{"type": "command", ...}``) of an event's matcher groups, any matcher."""
+    entries: list[dict[str, Any]] = []
+    for group in groups if isinstance(groups, list) else []:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if isinstance(hooks, list):
+            entries.extend(h for h in hooks if isinstance(h, dict))
+    return entries
+
+
+def _read_settings(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CtxError(f"{path}: cannot read ({exc}); nothing was changed") from None
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise CtxError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "fix it or wire the hooks by hand (see `ctx-tui hook install --print`); nothing was changed"
+        ) from None
+    if not isinstance(data, dict):
+        raise CtxError(f"{path}: the top level must be a JSON object; nothing was changed")
+    return data
+
+
+def merge_settings(
+    settings: dict[str, Any], base: str | None = None
+) -> tuple[dict[str, Any], list[str], list[str]]:
+    """``settings`` with ctx-tui's hooks merged in; returns (merged, added, updated).
+
+    ``settings`` itself is not modified. A hook of ours already present under any
+    matcher counts as installed (a user's own matcher is respected). A wrongly
+    shaped ``hooks`` section is an error, never silently replaced.
+    """
+    merged = copy.deepcopy(settings)
+    hooks = merged.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise CtxError("settings.json: 'hooks' must be a JSON object; nothing was changed")
+    added: list[str] = []
+    updated: list[str] = []
+    for spec in HOOKS:
+        wanted = hook_command(spec, base)
+        groups = hooks.setdefault(spec.event, [])
+        if not isinstance(groups, list):
+            raise CtxError(f"settings.json: 'hooks.{spec.event}' must be a list; nothing was changed")
+        found = False
+        for hook in _hook_entries(groups):
+            if _is_ours(hook.get("command"), spec):
+                found = True
+                if hook["command"] != wanted:
+                    hook["command"] = wanted
+                    updated.append(spec.event)
+        if not found:
+            groups.append(settings_block(base)["hooks"][spec.event][0])
+            added.append(spec.event)
+    return merged, added, updated
+
+
+def install_hooks(project: Path, base: str | None = None) -> InstallResult:
+    """Merge the hooks into ``<project>/.claude/settings.json`` (created if missing)."""
+    path = project / SETTINGS_FILE
+    with locked(state_dir(project) / "claude-settings.json"):
+        current = _read_settings(path)
+        merged, added, updated = merge_settings(current, base)
+        changed = bool(added or updated)
+        if changed:
+            write_atomic(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+    return InstallResult(path, changed, added, updated, merged)
+
+
+def _user_settings() -> Path:
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or str(Path.home() / ".claude")
+    return Path(base) / "settings.json"
+
+
+def is_hook_installed(project: Path) -> bool:
+    """Whether Claude Code will run ``ctx-tui hook user-prompt-submit`` in this project.
+
+    Looks at the project's ``.claude/settings.json`` and ``settings.local.json``
+    and the user's settings; an unreadable file counts as not wiring it.
+    """
+    spec = HOOKS[0]
+    for path in (project / SETTINGS_FILE, project / LOCAL_SETTINGS_FILE, _user_settings()):
+        try:
+            data = _read_settings(path)
+        except CtxError:
+            continue
+        hooks = data.get("hooks")
+        groups = hooks.get(spec.event) if isinstance(hooks, dict) else None
+        if any(_is_ours(h.get("command"), spec) for h in _hook_entries(groups)):
+            return True
+    return False

@@ -1,0 +1,75 @@
+"""``ctx-tui hook ...``: the Claude Code hook entry points and their installer.
+
+``hook user-prompt-submit | session-start | pre-compact`` read the hook's JSON on
+stdin and print the hook's answer (or nothing); they always exit 0 and never
+write to stderr, whatever happens (errors go to ``.ctx/hook-errors.log``).
+``hook install [--print]`` wires them into ``.claude/settings.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ctx_tui.actions import hooks
+from ctx_tui.actions.hook_install import install_hooks, settings_block
+from ctx_tui.actions.hook_runtime import Handler, log_hook_error, run_hook
+
+EVENT_HOOKS: dict[str, tuple[Handler, str]] = {
+    "user-prompt-submit": (hooks.user_prompt_submit, "deliver queued restatements as additionalContext"),
+}
+
+
+def _read_stdin() -> bytes:
+    stdin = sys.stdin
+    if stdin is None or stdin.isatty():
+        return b""
+    return stdin.buffer.read()
+
+
+def _run_event(args: argparse.Namespace) -> int:
+    name: str = args.hook_name
+    cwd = Path.cwd()
+    try:
+        output = run_hook(name, EVENT_HOOKS[name][0], _read_stdin(), cwd)
+        if output:
+            sys.stdout.write(output + "\n")
+            sys.stdout.flush()
+    except BaseException as exc:  # reading stdin or writing stdout failed: still exit 0, silently
+        log_hook_error(cwd, name, exc)
+    return 0
+
+
+def _install(args: argparse.Namespace) -> int:
+    if args.print_only:
+        print(json.dumps(settings_block(), indent=2))
+        return 0
+    result = install_hooks(Path.cwd())
+    if not result.changed:
+        print(f"ctx-tui hooks already installed in {result.path}")
+        return 0
+    for event in result.added:
+        print(f"added {event} hook")
+    for event in result.updated:
+        print(f"updated {event} hook command")
+    print(f"wrote {result.path}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hook",
+        help="Claude Code hooks (read the hook JSON on stdin) and their installer",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    hook_sub = parser.add_subparsers(dest="hook_command", metavar="HOOK", required=True)
+    for name, (_, help_text) in EVENT_HOOKS.items():
+        hook_sub.add_parser(name, help=help_text).set_defaults(func=_run_event, hook_name=name)
+    install = hook_sub.add_parser("install", help="wire the hooks into .claude/settings.json")
+    install.add_argument(
+        "--print", dest="print_only", action="store_true", help="print the settings block; change nothing"
+    )
+    install.set_defaults(func=_install)
