@@ -15,7 +15,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.items import ItemType
 
 PROJECT_CONFIG = Path(".ctx") / "config.yaml"
 
@@ -26,7 +29,9 @@ class _Section(BaseModel):
 
 class DecayConfig(_Section):
     enabled: bool = True
+    #: Rounds without a reference after which an item counts as decayed.
     threshold_rounds: int = Field(20, ge=1, le=10_000)
+    #: The same for high-importance items (the smaller of the two applies to them).
     high_importance_threshold: int = Field(10, ge=1, le=10_000)
     #: Queue decayed high-importance items for restatement without a key press.
     auto_refresh: bool = False
@@ -36,8 +41,9 @@ class DecayConfig(_Section):
 
 class CompressionConfig(_Section):
     target_ratio: float = Field(0.3, gt=0.0, le=1.0)
-    preserve_types: list[str] = Field(
-        default_factory=lambda: ["decision", "constraint", "user_preference"]
+    #: Item types whose text compression keeps whole.
+    preserve_types: list[ItemType] = Field(
+        default_factory=lambda: [ItemType.DECISION, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE]
     )
     strategy: Literal["summary", "truncate", "semantic"] = "summary"
 
@@ -55,14 +61,16 @@ class SyncConfig(_Section):
 
 
 class PositionConfig(_Section):
+    #: The middle of the live window, as fractions from its start, where attention is weakest.
     danger_zone: tuple[float, float] = (0.3, 0.7)
 
-    @model_validator(mode="after")
-    def _ordered(self) -> "PositionConfig":
-        lo, hi = self.danger_zone
+    @field_validator("danger_zone")
+    @classmethod
+    def _ordered(cls, value: tuple[float, float]) -> tuple[float, float]:
+        lo, hi = value
         if not (0.0 <= lo < hi <= 1.0):
-            raise ValueError("danger_zone must be [start, end] with 0 <= start < end <= 1")
-        return self
+            raise ValueError("must be [start, end] with 0 <= start < end <= 1")
+        return value
 
 
 class WindowConfig(_Section):
@@ -72,17 +80,31 @@ class WindowConfig(_Section):
     #: Usage fraction at which the agent compacts on its own (headroom is measured to it).
     autocompact_threshold: float = Field(0.92, gt=0.0, le=1.0)
 
-    @model_validator(mode="after")
-    def _positive_sizes(self) -> "WindowConfig":
-        for model, size in self.sizes.items():
+    @field_validator("sizes")
+    @classmethod
+    def _positive_sizes(cls, value: dict[str, int]) -> dict[str, int]:
+        for model, size in value.items():
             if size <= 0:
-                raise ValueError(f"sizes.{model} must be a positive number of tokens")
-        return self
+                raise ValueError(f"the size of {model} must be a positive number of tokens")
+        return value
 
 
 class PathsConfig(_Section):
-    memory_file: str = "MEMORY.md"
-    handoff_dir: str = ".claude/handoffs"
+    #: MEMORY.md (may point at Claude Code's ~/.claude/projects/<slug>/memory/MEMORY.md).
+    memory_file: str = Field("MEMORY.md", min_length=1)
+    handoff_dir: str = Field(".claude/handoffs", min_length=1)
+
+    def memory_path(self, project: Path) -> Path:
+        return resolve_path(project, self.memory_file)
+
+    def handoff_path(self, project: Path) -> Path:
+        return resolve_path(project, self.handoff_dir)
+
+
+def resolve_path(project: Path, value: str) -> Path:
+    """A configured path: ``~`` expanded, relative paths taken from the project root."""
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else project / path
 
 
 class HandoffConfig(_Section):
@@ -102,7 +124,7 @@ class Config(_Section):
     handoff: HandoffConfig = Field(default_factory=HandoffConfig)
 
 
-class ConfigError(Exception):
+class ConfigError(CtxError):
     """A config file that cannot be used; the message names file, key and what is allowed."""
 
 
@@ -128,6 +150,8 @@ def _read_layer(path: Path) -> dict[str, Any]:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text; save the config file as UTF-8") from None
     try:
         data = yaml.safe_load(raw)
     except yaml.YAMLError as exc:
@@ -151,6 +175,9 @@ def _validate(data: dict[str, Any], path: Path) -> None:
         if err["type"] == "extra_forbidden":
             allowed = _allowed_keys(err["loc"][:-1])
             msg = f"unknown key; allowed here: {', '.join(allowed)}"
+        elif err["type"] == "value_error":
+            msg = str(err["ctx"].get("error", err["msg"])) if err.get("ctx") else err["msg"]
+            msg += f" (got {err['input']!r})"
         else:
             msg = err["msg"]
             if err.get("input") is not None and err["type"] != "value_error":
@@ -197,11 +224,25 @@ def load_config(project: Path | None = None) -> LoadedConfig:
     sources = {key: "default" for key in _leaf_keys(Config().model_dump())}
     files: list[Path] = []
     for path in (user_config_path(), project_config_path(project)):
-        if not path.is_file():
+        if not path.exists():
             continue
+        if not path.is_file():
+            raise ConfigError(f"{path}: is not a file; the config must be a YAML file")
         layer = _read_layer(path)
         merged = _merge(merged, layer)
         files.append(path)
         for key in _leaf_keys(layer):
             sources[key] = str(path)
     return LoadedConfig(config=Config.model_validate(merged), sources=sources, files=files)
+
+
+def effective_values(loaded: LoadedConfig) -> list[tuple[str, Any, str]]:
+    """Every effective setting as (dotted key, value, where it came from), in model order."""
+    values = loaded.config.model_dump(mode="json")
+    rows: list[tuple[str, Any, str]] = []
+    for key in _leaf_keys(values):
+        value: Any = values
+        for part in key.split("."):
+            value = value[part]
+        rows.append((key, value, loaded.sources.get(key, "default")))
+    return rows
