@@ -79,6 +79,13 @@ class Entry:
     is_error: bool = False  # tool result flagged as an error
     truncated: bool = False  # text is a preview, not the whole original
     usage: Usage | None = None  # reported usage, on the row that carries it
+    #: False for what the model never sees: sub-agent traffic, Claude title
+    #: ``summary`` rows, UI-only ``system`` rows, API error notes.
+    in_context: bool = True
+    chars: int = 0  # length of the whole original text (``text`` may be a preview)
+    #: True once ``tokens`` is a tokenizer count (see ``ctx_tui.window``); before,
+    #: it is ``ctx_tui.tokens.estimate_tokens`` of the original text.
+    tokens_counted: bool = False
 
 
 @dataclass(slots=True)

@@ -1,0 +1,83 @@
+"""``ctx-tui stats [PATH] [--claude|--codex] [--json]``: how full the context window is."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ctx_tui.cli.common import add_session_args, open_session, print_json
+from ctx_tui.config import Config
+from ctx_tui.window_model import WindowState
+
+
+def stats_dict(state: WindowState, config: Config) -> dict[str, Any]:
+    """The ``stats --json`` object (also what other front ends can show)."""
+    meta = state.meta
+    return {
+        "path": str(state.path),
+        "format": meta.format.value,
+        "session_id": meta.session_id,
+        "model": meta.model,
+        "cwd": meta.cwd,
+        "agent_version": meta.agent_version,
+        "context_tokens": state.context_tokens,
+        "context_window": state.context_window,
+        "usage_pct": round(state.usage_pct, 2),
+        "usage_source": state.usage_source,
+        "token_source": state.token_source,
+        "estimated": state.estimated,
+        "headroom_tokens": state.headroom_tokens,
+        "autocompact_threshold": state.autocompact_threshold,
+        "handoff_suggested": state.context_window > 0
+        and state.context_tokens >= config.window.handoff_threshold * state.context_window,
+        "compactions": len(state.compactions),
+        "rounds": state.rounds,
+        "entries": state.entries_total,
+        "live_entries": len(state.live),
+        "skipped_lines": state.skipped_lines,
+    }
+
+
+def _print_human(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    mark = "reported" if data["usage_source"] == "reported" else "estimated"
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("session", escape(f"{data['session_id'] or '?'} ({data['format']})"))
+    table.add_row("model", escape(str(data["model"] or "unknown")))
+    table.add_row(
+        "context",
+        f"{data['context_tokens']:,} / {data['context_window']:,} tokens  "
+        f"[bold]{data['usage_pct']:.1f}%[/] ({mark})",
+    )
+    table.add_row("headroom", f"{data['headroom_tokens']:,} tokens before auto-compaction at {data['autocompact_threshold']:.0%}")
+    table.add_row("rounds", f"{data['rounds']}   compactions: {data['compactions']}")
+    table.add_row("entries", f"{data['entries']:,} ({data['live_entries']:,} in the live window)")
+    table.add_row("tokens", escape(data["token_source"]))
+    if data["skipped_lines"]:
+        table.add_row("skipped", f"[yellow]{data['skipped_lines']} unreadable line(s)[/]")
+    if data["handoff_suggested"]:
+        table.add_row("handoff", "[yellow]context is past the handoff threshold: consider `ctx-tui handoff`[/]")
+    console.print(table)
+
+
+def _run(args: argparse.Namespace) -> int:
+    session = open_session(args)
+    data = stats_dict(session.state(), session.config)
+    if args.json:
+        print_json(data)
+    else:
+        _print_human(data)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("stats", help="print context usage of a session", description=__doc__)
+    add_session_args(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=_run)

@@ -1,0 +1,160 @@
+"""What every reader writes into: the session's entries, rounds, compactions, usage.
+
+A reader turns raw rows into calls on :class:`Transcript` (``add``,
+``start_round``, ``compact``, ``report_usage``); the transcript numbers entries,
+assigns rounds, bounds the text it keeps and remembers the reported usage by
+the SPEC rule. ``ctx_tui.window.Session`` turns it into a ``WindowState``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ctx_tui.tokens import estimate_tokens
+from ctx_tui.transcripts.model import (
+    PREVIEW_CHARS,
+    TOOL_INPUT_CHARS,
+    Compaction,
+    Entry,
+    Format,
+    Kind,
+    SessionMeta,
+    Usage,
+)
+
+#: Kinds whose text is cut to a preview (``Entry.truncated``); the others keep it whole.
+PREVIEW_KINDS = frozenset({Kind.TOOL_RESULT, Kind.THINKING})
+#: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
+_PATCH_HEADERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters, and whether it was cut."""
+    if len(text) <= limit:
+        return text, False
+    return text[:limit] + f"\n…[+{len(text) - limit} chars]", True
+
+
+def _bound_value(value: Any) -> Any:
+    if isinstance(value, str):
+        if len(value) <= TOOL_INPUT_CHARS:
+            return value
+        cut, _ = preview(value, TOOL_INPUT_CHARS)
+        headers = [ln for ln in value[TOOL_INPUT_CHARS:].splitlines() if ln.startswith(_PATCH_HEADERS)]
+        return cut + ("\n" + "\n".join(headers) if headers else "")
+    if isinstance(value, dict):
+        return {k: _bound_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_bound_value(v) for v in value]
+    return value
+
+
+def bound_tool_input(data: dict[str, Any]) -> dict[str, Any]:
+    """A tool input with every long string cut to ``TOOL_INPUT_CHARS`` characters.
+
+    Patch texts keep their ``*** Update File:``-style header lines even past the
+    cut, so the files an edit touched stay known (the handoff prefill needs them).
+    """
+    return {k: _bound_value(v) for k, v in data.items()}
+
+
+def tool_call_text(name: str, data: dict[str, Any]) -> str:
+    """The text of a tool call entry: ``name {compact JSON input}``."""
+    try:
+        body = orjson.dumps(data).decode()
+    except TypeError:
+        body = str(data)
+    return f"{name} {body}"
+
+
+class Transcript:
+    """The session as read so far (one per reader run; rebuilt on reset)."""
+
+    def __init__(self, fmt: Format) -> None:
+        self.meta = SessionMeta(format=fmt)
+        self.entries: list[Entry] = []
+        self.compactions: list[Compaction] = []
+        self.round = 0  # the current round; 0 before the first real user message
+        self.skipped = 0  # lines that could not be parsed
+        #: Reported usage that counts by the SPEC rule (None: none since the last compaction).
+        self.last_usage: Usage | None = None
+        #: Reported context tokens at the end of each round (for the trend).
+        self.usage_by_round: dict[int, int] = {}
+        self.ever_reported = False
+        self.live_start = 0  # index in ``entries`` where the live window starts
+        self.tool_names: dict[str, str] = {}  # tool_use_id -> tool name
+
+    def add(
+        self,
+        kind: Kind,
+        role: str,
+        text: str,
+        *,
+        timestamp: str | None = None,
+        uuid: str | None = None,
+        message_id: str | None = None,
+        tool_name: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+        tool_use_id: str | None = None,
+        is_sidechain: bool = False,
+        is_error: bool = False,
+        in_context: bool = True,
+        usage: Usage | None = None,
+    ) -> Entry:
+        """Append an entry; long tool results / thinking keep a preview only."""
+        chars = len(text)
+        tokens = estimate_tokens(text)
+        truncated = False
+        if kind in PREVIEW_KINDS:
+            text, truncated = preview(text)
+        if kind == Kind.TOOL_CALL and tool_use_id and tool_name:
+            self.tool_names[tool_use_id] = tool_name
+        elif kind == Kind.TOOL_RESULT and tool_use_id and not tool_name:
+            tool_name = self.tool_names.get(tool_use_id)
+        entry = Entry(
+            seq=len(self.entries),
+            kind=kind,
+            role=role,
+            text=text,
+            tokens=tokens,
+            round=max(self.round, 1),
+            timestamp=timestamp,
+            uuid=uuid,
+            message_id=message_id,
+            tool_name=tool_name,
+            tool_input=tool_input,
+            tool_use_id=tool_use_id,
+            is_sidechain=is_sidechain,
+            is_error=is_error,
+            truncated=truncated,
+            usage=usage,
+            in_context=in_context and not is_sidechain,
+            chars=chars,
+        )
+        self.entries.append(entry)
+        return entry
+
+    def start_round(self) -> None:
+        """A real user message follows: it opens the next round."""
+        self.round += 1
+
+    def promote_to_user(self, entry: Entry) -> None:
+        """Make an already added entry the real user message that opens the next round."""
+        self.round += 1
+        entry.kind = Kind.USER
+        entry.role = "user"
+        for later in self.entries[entry.seq :]:
+            later.round = self.round
+
+    def compact(self, compaction: Compaction) -> None:
+        """The agent compacted: the live window starts at the next entry."""
+        self.compactions.append(compaction)
+        self.live_start = compaction.seq
+        self.last_usage = None
+
+    def report_usage(self, usage: Usage) -> None:
+        self.last_usage = usage
+        self.ever_reported = True
+        self.usage_by_round[max(self.round, 1)] = usage.context_tokens

@@ -1,0 +1,260 @@
+"""Codex CLI rollout JSONL (``{timestamp, type, payload}`` lines) -> entries.
+
+* ``session_meta`` -> meta (id, cwd, cli_version, originator); ``turn_context``
+  -> the model; ``task_started`` / ``token_count`` -> the context window.
+* ``response_item`` is the source of the conversation (it is what the model
+  sees): ``message`` by role (``developer`` -> SYSTEM; ``user`` -> USER or, for
+  the client's wrappers such as ``<environment_context>`` / AGENTS.md
+  instructions, SYSTEM; ``assistant`` -> ASSISTANT), ``reasoning`` -> THINKING
+  (summary and reasoning text; encrypted content is not text), ``function_call``
+  / ``custom_tool_call`` / ``web_search_call`` / ``local_shell_call`` ->
+  TOOL_CALL, ``*_output`` -> TOOL_RESULT.
+* ``event_msg`` ``user_message`` / ``agent_message`` / ``agent_reasoning``
+  repeat response items and never become entries. ``user_message`` is used as
+  the authority on which user item is a real prompt (it opens the round):
+  transcripts with redacted text cannot be told apart from the AGENTS.md
+  wrappers by content. Until a session shows its first ``user_message`` event
+  (old rollouts have none), a non-wrapper user item opens a round by itself.
+* ``event_msg`` ``token_count`` with ``info`` -> reported usage
+  (``last_token_usage.total_tokens``, ``model_context_window``).
+* ``compacted`` -> a Compaction plus a SUMMARY entry (``message`` and the text of
+  ``replacement_history``); the ``context_compacted`` event that goes with it is
+  the same compaction, counted once.
+* Other ``event_msg`` rows (command output, patches, task start/end...) are
+  skipped before JSON parsing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ctx_tui.transcripts.builder import Transcript, bound_tool_input, tool_call_text
+from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
+
+_EVENTS_KEPT = (b'"token_count"', b'"context_compacted"', b'"user_message"', b'"task_started"')
+_WRAPPER_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "<INSTRUCTIONS>",
+    "# AGENTS.md instructions",
+    "<user_shell_command>",
+    "<turn_aborted>",
+)
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    if isinstance(content, list):
+        for part in content:
+            if not isinstance(part, dict):
+                continue
+            if isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif str(part.get("type", "")).endswith("image"):
+                parts.append("[image]")
+    return "\n".join(parts)
+
+
+def _output_text(output: Any) -> str:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, dict) and isinstance(output.get("content"), str):
+        return output["content"]
+    return _content_text(output)
+
+
+class CodexReader:
+    """Feeds parsed Codex rollout rows into a :class:`Transcript`."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.t = transcript
+        self._user_events_seen = False
+        self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
+        self._await_item = False  # a user_message event came before its item
+        self._compaction_open = False  # a compaction with no entry after its summary yet
+
+    @staticmethod
+    def skip(line: bytes) -> bool:
+        head = line[:200]
+        if b'"type":"event_msg"' not in head:
+            return False
+        return not any(kept in head for kept in _EVENTS_KEPT)
+
+    def feed(self, row: dict[str, Any]) -> None:
+        kind = row.get("type")
+        payload = row.get("payload")
+        if not isinstance(payload, dict):
+            return
+        ts = row.get("timestamp") if isinstance(row.get("timestamp"), str) else None
+        if kind == "response_item":
+            self._item(payload, ts)
+        elif kind == "event_msg":
+            self._event(payload, ts)
+        elif kind == "turn_context":
+            if isinstance(payload.get("model"), str):
+                self.t.meta.model = payload["model"]
+            if isinstance(payload.get("cwd"), str):
+                self.t.meta.cwd = payload["cwd"]
+        elif kind == "session_meta":
+            self._session_meta(payload)
+        elif kind == "compacted":
+            self._compacted(payload, ts)
+
+    def _session_meta(self, p: dict[str, Any]) -> None:
+        meta = self.t.meta
+        meta.session_id = p.get("id") if isinstance(p.get("id"), str) else meta.session_id
+        meta.cwd = p.get("cwd") if isinstance(p.get("cwd"), str) else meta.cwd
+        meta.agent_version = p.get("cli_version") if isinstance(p.get("cli_version"), str) else meta.agent_version
+        for key in ("originator", "model_provider", "source"):
+            if isinstance(p.get(key), str):
+                meta.extra[key] = p[key]
+        git = p.get("git")
+        if isinstance(git, dict) and isinstance(git.get("branch"), str):
+            meta.git_branch = git["branch"]
+
+    def _add(self, kind: Kind, role: str, text: str, ts: str | None, **kw: Any) -> Entry:
+        self._compaction_open = False
+        return self.t.add(kind, role, text, timestamp=ts, **kw)
+
+    def _item(self, p: dict[str, Any], ts: str | None) -> None:
+        ptype = p.get("type")
+        if ptype == "message":
+            role = p.get("role")
+            text = _content_text(p.get("content"))
+            if role == "user":
+                self._user_item(text, ts)
+            elif role == "assistant":
+                self._settle_candidates()
+                self._add(Kind.ASSISTANT, "assistant", text, ts)
+            else:
+                self._add(Kind.SYSTEM, "system", text, ts)
+            return
+        self._settle_candidates()
+        if ptype == "reasoning":
+            parts = [s.get("text", "") for s in p.get("summary") or [] if isinstance(s, dict)]
+            parts += [c.get("text", "") for c in p.get("content") or [] if isinstance(c, dict)]
+            text = "\n".join(str(x) for x in parts if x)
+            self._add(Kind.THINKING, "assistant", text, ts)
+        elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            self._tool_call(p, ts)
+        elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+            call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
+            self._add(Kind.TOOL_RESULT, "tool", _output_text(p.get("output")), ts, uuid=call_id, tool_use_id=call_id)
+
+    def _tool_call(self, p: dict[str, Any], ts: str | None) -> None:
+        ptype = p["type"]
+        call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
+        if ptype == "function_call":
+            name = str(p.get("name") or "")
+            raw = p.get("arguments")
+            try:
+                data = orjson.loads(raw) if isinstance(raw, str) else raw
+            except orjson.JSONDecodeError:
+                data = None
+            if not isinstance(data, dict):
+                data = {"raw": raw if isinstance(raw, str) else str(raw)}
+        elif ptype == "custom_tool_call":
+            name = str(p.get("name") or "")
+            data = {"input": str(p.get("input") or "")}
+        elif ptype == "local_shell_call":
+            name = "local_shell"
+            data = p.get("action") if isinstance(p.get("action"), dict) else {}
+        else:
+            name = "web_search"
+            data = p.get("action") if isinstance(p.get("action"), dict) else {}
+        self._add(
+            Kind.TOOL_CALL,
+            "assistant",
+            tool_call_text(name, data),
+            ts,
+            uuid=call_id,
+            tool_name=name,
+            tool_input=bound_tool_input(data),
+            tool_use_id=call_id,
+        )
+
+    def _user_item(self, text: str, ts: str | None) -> None:
+        if text.lstrip().startswith(_WRAPPER_PREFIXES):
+            self._add(Kind.SYSTEM, "user", text, ts)
+            return
+        entry = self._add(Kind.SYSTEM, "user", text, ts)
+        if self._await_item:
+            self._await_item = False
+            self.t.promote_to_user(entry)
+        else:
+            self._candidates.append(entry)
+
+    def _settle_candidates(self) -> None:
+        """Before the first user_message event: the last candidate was the prompt."""
+        if self._candidates and not self._user_events_seen:
+            self.t.promote_to_user(self._candidates[-1])
+        self._candidates.clear()
+
+    def _event(self, p: dict[str, Any], ts: str | None) -> None:
+        etype = p.get("type")
+        if etype == "token_count":
+            info = p.get("info")
+            if isinstance(info, dict):
+                self._usage(info)
+        elif etype == "user_message":
+            self._user_events_seen = True
+            if self._candidates:
+                self.t.promote_to_user(self._candidates[-1])
+                self._candidates.clear()
+            else:
+                self._await_item = True
+        elif etype == "task_started":
+            window = p.get("model_context_window")
+            if isinstance(window, int) and window > 0:
+                self.t.meta.context_window = window
+        elif etype == "context_compacted":
+            if not self._compaction_open:
+                self._open_compaction(ts)
+
+    def _usage(self, info: dict[str, Any]) -> None:
+        last = info.get("last_token_usage")
+        if not isinstance(last, dict):
+            return
+
+        def num(key: str) -> int:
+            value = last.get(key)
+            return value if isinstance(value, int) else 0
+
+        window = info.get("model_context_window")
+        window = window if isinstance(window, int) and window > 0 else None
+        if window:
+            self.t.meta.context_window = window
+        usage = Usage(
+            context_tokens=num("total_tokens"),
+            input_tokens=num("input_tokens"),
+            cache_read_input_tokens=num("cached_input_tokens"),
+            output_tokens=num("output_tokens"),
+            context_window=window,
+        )
+        if self.t.entries and self.t.entries[-1].usage is None:
+            self.t.entries[-1].usage = usage
+        self.t.report_usage(usage)
+
+    def _open_compaction(self, ts: str | None) -> None:
+        usage = self.t.last_usage
+        self.t.compact(Compaction(seq=len(self.t.entries), timestamp=ts, pre_tokens=usage.context_tokens if usage else None))
+        # Codex's rule is "the last token_count event": a compaction does not void it.
+        self.t.last_usage = usage
+        self._compaction_open = True
+
+    def _compacted(self, p: dict[str, Any], ts: str | None) -> None:
+        self._settle_candidates()
+        if not self._compaction_open:
+            self._open_compaction(ts)
+        parts = [p["message"]] if isinstance(p.get("message"), str) and p["message"] else []
+        for item in p.get("replacement_history") or []:
+            if isinstance(item, dict) and item.get("type") == "message":
+                text = _content_text(item.get("content"))
+                if text:
+                    parts.append(f"[{item.get('role', '?')}] {text}")
+        self.t.add(Kind.SUMMARY, "system", "\n\n".join(parts), timestamp=ts)

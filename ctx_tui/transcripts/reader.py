@@ -1,0 +1,187 @@
+"""One transcript file, followed as it grows: bytes -> lines -> rows -> entries.
+
+:class:`TranscriptReader` detects the format from the content (never from the
+file name), then feeds each appended line to the reader of that format:
+
+* a line whose first JSON object has ``type`` + ``payload`` is Codex;
+* one with a Claude row ``type`` (``user``, ``assistant``, ``summary``,
+  ``file-history-snapshot``...) or Claude ids (``sessionId``, ``uuid``) is Claude Code;
+* one with ``role`` is a generic chat;
+* a file that starts with ``[`` (or a pretty-printed ``{"messages": [...]}``
+  object) is a whole-document generic chat: it is re-read whenever it changes.
+
+Lines that are not JSON objects, not UTF-8, or not understood by the detected
+reader are counted in ``skipped`` and never stop the reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.claude import ClaudeReader
+from ctx_tui.transcripts.codex import CodexReader
+from ctx_tui.transcripts.follow import Follower
+from ctx_tui.transcripts.generic import GenericReader, messages_of
+from ctx_tui.transcripts.model import Format
+
+CLAUDE_TYPES = frozenset(
+    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "last-prompt"}
+)
+#: How far to look for the end of the first line when telling JSONL from a JSON document.
+_FIRST_LINE_LIMIT = 4 << 20
+CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+
+
+def detect_row(row: Any) -> Format | None:
+    """The format a parsed row belongs to, or None when it says nothing."""
+    if not isinstance(row, dict):
+        return None
+    rtype = row.get("type")
+    if "payload" in row and rtype in CODEX_TYPES:
+        return Format.CODEX
+    if rtype in CLAUDE_TYPES and ("message" in row or "uuid" in row or "sessionId" in row or "leafUuid" in row or "snapshot" in row or rtype != "user"):
+        return Format.CLAUDE_CODE
+    if isinstance(row.get("role"), str):
+        return Format.GENERIC
+    return None
+
+
+def _is_subagent_file(path: Path) -> bool:
+    return path.parent.name == "subagents"
+
+
+class TranscriptReader:
+    """Reads one transcript file incrementally into a :class:`Transcript`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.follower = Follower(path)
+        self.document_mode = False
+        self._doc_size = -1
+        self._doc_mtime = -1.0
+        self._clear()
+
+    def _clear(self) -> None:
+        self.format: Format | None = None
+        self.transcript = Transcript(Format.GENERIC)
+        self._reader: ClaudeReader | CodexReader | GenericReader | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.follower.exists
+
+    def poll(self) -> tuple[bool, int]:
+        """Read what was appended. Returns (reset, entries_before_this_poll_start)."""
+        reset = self.follower.check()
+        if reset:
+            self._clear()
+            self.document_mode = False
+            self._doc_size = -1
+        if not self.follower.exists:
+            return reset, len(self.transcript.entries)
+        if self.format is None and not self.document_mode and self.follower.offset == 0:
+            self.document_mode = self._starts_as_document()
+        if self.document_mode:
+            return self._poll_document(reset)
+        before = len(self.transcript.entries)
+        self._feed_lines(self.follower.read_lines())
+        return reset, before
+
+    def _starts_as_document(self) -> bool:
+        """True for a whole JSON document: an array, or a {"messages": [...]} object."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(4096)
+                stripped = head.lstrip()
+                if not stripped.startswith(b"{"):
+                    return stripped.startswith(b"[")
+                while b"\n" not in stripped and len(stripped) < _FIRST_LINE_LIMIT:
+                    more = fh.read(1 << 16)
+                    if not more:
+                        break
+                    stripped += more
+        except OSError:
+            return False
+        first = stripped.partition(b"\n")[0]
+        try:
+            row = orjson.loads(first)
+        except orjson.JSONDecodeError:
+            return b'"messages"' in stripped  # a pretty-printed {"messages": [...]} document
+        return detect_row(row) is None and messages_of(row) is not None
+
+    def _poll_document(self, reset: bool) -> tuple[bool, int]:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return reset, len(self.transcript.entries)
+        if st.st_size == self._doc_size and st.st_mtime == self._doc_mtime:
+            return reset, len(self.transcript.entries)
+        data = self.follower.read_all()
+        if data is None:
+            return reset, len(self.transcript.entries)
+        had = bool(self.transcript.entries) or self._doc_size >= 0
+        self._doc_size, self._doc_mtime = st.st_size, st.st_mtime
+        self._clear()
+        self.format = Format.GENERIC
+        self.transcript = Transcript(Format.GENERIC)
+        reader = GenericReader(self.transcript)
+        self._reader = reader
+        try:
+            messages = messages_of(orjson.loads(data))
+        except orjson.JSONDecodeError:
+            messages = None  # half-written: count it and wait for the next change
+        if messages is None:
+            self.transcript.skipped += 1
+        else:
+            for message in messages:
+                if not (isinstance(message, dict) and reader.feed(message)):
+                    self.transcript.skipped += 1
+        return reset or had, 0
+
+    def _choose(self, fmt: Format) -> None:
+        self.format = fmt
+        skipped = self.transcript.skipped
+        self.transcript = Transcript(fmt)
+        self.transcript.skipped = skipped
+        if fmt == Format.CLAUDE_CODE:
+            self._reader = ClaudeReader(self.transcript, subagent_file=_is_subagent_file(self.path))
+        elif fmt == Format.CODEX:
+            self._reader = CodexReader(self.transcript)
+        else:
+            self._reader = GenericReader(self.transcript)
+
+    def _feed_lines(self, lines: Iterable[bytes]) -> None:
+        loads = orjson.loads
+        t = self.transcript
+        for line in lines:
+            reader = self._reader
+            if reader is not None and reader.skip(line):
+                continue
+            if not line.strip():
+                continue
+            try:
+                row = loads(line)
+            except orjson.JSONDecodeError:
+                self.transcript.skipped += 1
+                continue
+            if reader is None:
+                fmt = detect_row(row)
+                if fmt is None:
+                    self.transcript.skipped += 1
+                    continue
+                self._choose(fmt)
+                reader = self._reader
+                t = self.transcript
+            if not isinstance(row, dict):
+                t.skipped += 1
+                continue
+            try:
+                if reader.feed(row) is False:
+                    t.skipped += 1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                t.skipped += 1  # a row of an unexpected shape: counted, never fatal

@@ -1,0 +1,208 @@
+"""The live context window of a followed session.
+
+``Session(path, config)`` follows one transcript file; ``poll()`` reads what was
+appended (only those bytes) and says what changed; ``state()`` builds a
+:class:`~ctx_tui.window_model.WindowState`:
+
+* ``context_tokens``: the reported usage by the SPEC rule when the transcript
+  has one (Claude: ``input + cache_creation + cache_read`` of the last
+  main-chain, non-error assistant row after the last compaction, once per
+  ``message.id``; Codex: ``last_token_usage.total_tokens`` of the last
+  ``token_count``); otherwise the sum of the live entries' token counts
+  (``usage_source == "estimated"``).
+* ``context_window``: ``config.window.sizes[model]`` if set, else what the
+  transcript states (Codex ``model_context_window``), else the model table
+  (:func:`window_for_model`; generic chats default to 128,000).
+* ``live``: the entries the model sees now (main chain, in context, since the
+  last compaction), each with a token offset and size calibrated so that they
+  sum exactly to ``context_tokens``, and its midpoint's relative position 0..1.
+
+Token counts: every entry starts with a cheap estimate made while reading; the
+entries of the live window are counted with tiktoken the first time a state is
+built (once per entry; a preview-only entry scales its preview's count to the
+original length). The rest of the session keeps its estimates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ctx_tui.config import Config
+from ctx_tui.tokens import count_tokens, token_source
+from ctx_tui.transcripts.model import Entry, Format, SessionMeta
+from ctx_tui.transcripts.reader import TranscriptReader
+from ctx_tui.window_model import UsagePoint, WindowEntry, WindowState
+
+#: Window of a generic chat (or an unknown model) when neither transcript nor config says.
+DEFAULT_WINDOW = 128_000
+CLAUDE_WINDOW = 200_000
+CLAUDE_1M_WINDOW = 1_000_000
+#: Model id prefix -> context window, for transcripts that do not state it.
+MODEL_WINDOWS: tuple[tuple[str, int], ...] = (
+    ("claude", CLAUDE_WINDOW),
+    ("gpt-5", 272_000),
+    ("gpt-4.1", 1_047_576),
+    ("gpt-4o", 128_000),
+    ("o3", 200_000),
+    ("o4", 200_000),
+)
+
+
+def window_for_model(model: str | None, config: Config | None = None, stated: int | None = None) -> int:
+    """The context window of ``model``: config override, then transcript, then table."""
+    if config is not None and model and model in config.window.sizes:
+        return config.window.sizes[model]
+    if stated:
+        return stated
+    if model:
+        lowered = model.lower()
+        if lowered.endswith("[1m]"):
+            return CLAUDE_1M_WINDOW
+        for prefix, size in MODEL_WINDOWS:
+            if lowered.startswith(prefix):
+                return size
+    return DEFAULT_WINDOW
+
+
+@dataclass(slots=True)
+class SessionUpdate:
+    """What one ``poll()`` found."""
+
+    new_entries: list[Entry] = field(default_factory=list)
+    reset: bool = False  # the file shrank or was replaced: everything was re-read from zero
+    compacted: bool = False  # a compaction happened in the new part
+    skipped: int = 0  # lines skipped in the new part
+    changed: bool = False  # anything at all changed (entries, usage, meta, reset)
+
+
+def count_entry(entry: Entry, model: str | None) -> int:
+    """Tokenize ``entry`` once (cached on it) and return its tokens."""
+    if not entry.tokens_counted:
+        counted = count_tokens(entry.text, model)
+        if entry.truncated and entry.text:
+            counted = round(counted * entry.chars / len(entry.text))
+        entry.tokens = counted
+        entry.tokens_counted = True
+    return entry.tokens
+
+
+def calibrate(entries: list[Entry], raw: list[int], total: int) -> list[WindowEntry]:
+    """Scale ``raw`` token counts so they sum to ``total``; offsets and positions follow."""
+    raw_sum = sum(raw)
+    out: list[WindowEntry] = []
+    if not entries:
+        return out
+    scale = total / raw_sum if raw_sum else 0.0
+    cum_raw = 0
+    offset = 0
+    for entry, n in zip(entries, raw):
+        cum_raw += n
+        end = round(cum_raw * scale) if raw_sum else 0
+        tokens = end - offset
+        mid = offset + tokens / 2
+        position = mid / total if total else 0.0
+        out.append(WindowEntry(entry=entry, offset=offset, tokens=tokens, position=min(1.0, max(0.0, position))))
+        offset = end
+    return out
+
+
+class Session:
+    """A transcript followed as it grows, and its context window."""
+
+    def __init__(self, path: Path, config: Config | None = None) -> None:
+        self.path = Path(path)
+        self.config = config or Config()
+        self._reader = TranscriptReader(self.path)
+        self._version = 0  # bumped on every change (lets callers cache by it)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The whole session in order (text bounded: see ``ctx_tui.transcripts.model``)."""
+        return self._reader.transcript.entries
+
+    @property
+    def meta(self) -> SessionMeta:
+        return self._reader.transcript.meta
+
+    @property
+    def format(self) -> Format:
+        return self.meta.format
+
+    @property
+    def exists(self) -> bool:
+        return self._reader.exists
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    def poll(self) -> SessionUpdate:
+        """Read what was appended since the last poll (everything, the first time)."""
+        t = self._reader.transcript
+        before_usage = t.last_usage.context_tokens if t.last_usage else None
+        before_compactions = len(t.compactions)
+        before_skipped = t.skipped
+        reset, start = self._reader.poll()
+        t = self._reader.transcript
+        if reset:
+            before_usage, before_compactions, before_skipped, start = None, 0, 0, 0
+        new_entries = t.entries[start:]
+        after_usage = t.last_usage.context_tokens if t.last_usage else None
+        update = SessionUpdate(
+            new_entries=new_entries,
+            reset=reset,
+            compacted=len(t.compactions) > before_compactions,
+            skipped=t.skipped - before_skipped,
+        )
+        update.changed = bool(
+            reset or new_entries or update.compacted or update.skipped or after_usage != before_usage
+        )
+        if update.changed:
+            self._version += 1
+        return update
+
+    def live_entries(self) -> list[Entry]:
+        """Main-chain entries the model sees now (since the last compaction)."""
+        t = self._reader.transcript
+        return [e for e in t.entries[t.live_start :] if e.in_context]
+
+    def state(self) -> WindowState:
+        """A snapshot of the context window (cheap: the live window is counted once)."""
+        t = self._reader.transcript
+        meta = t.meta
+        live = self.live_entries()
+        raw = [count_entry(e, meta.model) for e in live]
+        if t.last_usage is not None:
+            context_tokens = t.last_usage.context_tokens
+            source = "reported"
+        else:
+            context_tokens = sum(raw)
+            source = "estimated"
+        window = window_for_model(meta.model, self.config, meta.context_window)
+        return WindowState(
+            path=self.path,
+            meta=meta,
+            context_tokens=context_tokens,
+            context_window=window,
+            usage_source=source,
+            token_source=token_source(meta.model),
+            compactions=list(t.compactions),
+            rounds=t.round,
+            entries_total=len(t.entries),
+            skipped_lines=t.skipped,
+            live=calibrate(live, raw, context_tokens),
+            history=self._history(live, raw),
+            autocompact_threshold=self.config.window.autocompact_threshold,
+        )
+
+    def _history(self, live: list[Entry], raw: list[int]) -> list[UsagePoint]:
+        t = self._reader.transcript
+        if t.ever_reported:
+            return [UsagePoint(round=r, tokens=n, source="reported") for r, n in sorted(t.usage_by_round.items())]
+        points: dict[int, int] = {}
+        total = 0
+        for entry, n in zip(live, raw):
+            total += n
+            points[entry.round] = total
+        return [UsagePoint(round=r, tokens=n, source="estimated") for r, n in sorted(points.items())]
