@@ -1,0 +1,61 @@
+"""``ctx-tui [PATH] [--claude|--codex] [--demo [--speed X]]``: open the live dashboard."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import threading
+from pathlib import Path
+
+from ctx_tui.cli.common import add_session_args, project_root, session_path
+from ctx_tui.config import load_config
+from ctx_tui.demo.project import prepare_demo_project
+from ctx_tui.demo.replay import demo_transcript, plan, replay
+from ctx_tui.errors import CtxError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ctx-tui",
+        description="Open the live dashboard on a transcript (default: the newest session of this directory). "
+        "Run `ctx-tui --help` for the other commands.",
+    )
+    add_session_args(parser)
+    parser.add_argument("--demo", action="store_true", help="replay a bundled session live (no agent needed)")
+    parser.add_argument("--speed", type=float, default=1.0, help="demo replay speed (2 = twice as fast; default 1)")
+    return parser
+
+
+def run_dashboard(argv: list[str]) -> int:
+    """Parse the dashboard's arguments and run it until the user quits; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    if args.speed <= 0:
+        raise CtxError(f"--speed must be a positive number, got {args.speed}")
+    if args.demo:
+        if args.path or args.agent:
+            raise CtxError("--demo replays the bundled session; it takes no PATH, --claude or --codex")
+        return _run_demo(args.speed)
+    return _run(session_path(args), project_root())
+
+
+def _run(path: Path, project: Path) -> int:
+    from ctx_tui.ui.app import DashboardApp  # Textual loads only when the dashboard runs
+
+    config = load_config(project).config
+    DashboardApp(path, project, config).run()
+    return 0
+
+
+def _run_demo(speed: float) -> int:
+    with tempfile.TemporaryDirectory(prefix="ctx-tui-demo-") as tmp:
+        project = Path(tmp)
+        target = prepare_demo_project(project)
+        stop = threading.Event()
+        steps = plan(demo_transcript(), speed)
+        writer = threading.Thread(target=replay, args=(steps, target, stop), name="demo replay", daemon=True)
+        writer.start()
+        try:
+            return _run(target, project)
+        finally:
+            stop.set()
+            writer.join(timeout=2)

@@ -1,0 +1,149 @@
+"""The dashboard app: owns the latest snapshot, runs the follow worker, maps keys to actions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.reactive import reactive
+from watchfiles import awatch
+
+from ctx_tui.config import Config
+from ctx_tui.ui import keys
+from ctx_tui.ui.commands import DashboardCommands
+from ctx_tui.ui.events import notices
+from ctx_tui.ui.feed import ReadResult, SessionFeed
+from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem
+from ctx_tui.ui.rows import MemoryRows, memory_rows
+from ctx_tui.ui.screens.dashboard import DashboardScreen
+from ctx_tui.ui.screens.help import HelpScreen
+
+#: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
+DEBOUNCE_MS = 60
+STEP_MS = 20
+
+
+def stylesheet() -> str:
+    """The dashboard's TCSS, read from the installed package ``ctx_tui.styles``."""
+    return (files("ctx_tui.styles") / "app.tcss").read_text(encoding="utf-8")
+
+
+class DashboardApp(App[None]):
+    TITLE = "ctx-tui"
+    CSS: ClassVar[str] = stylesheet()
+    BINDINGS: ClassVar = keys.bindings()
+    COMMANDS: ClassVar = App.COMMANDS | {DashboardCommands}
+
+    snapshot: reactive[Snapshot | None] = reactive(None, init=False, always_update=True)
+
+    def __init__(
+        self,
+        path: Path,
+        project: Path,
+        config: Config,
+        *,
+        follow: bool = True,
+        clock: Callable[[], datetime] = datetime.now,
+    ) -> None:
+        super().__init__()
+        self.path = path
+        self.project = project
+        self.follow = follow
+        self.feed = SessionFeed(path, project, config, clock)
+        self.rows = MemoryRows()
+        self._last_problem: str | None = None
+
+    def on_mount(self) -> None:
+        self.dashboard = DashboardScreen(self.path, self.project)
+        self.push_screen(self.dashboard)
+        self.follow_session()
+
+    # -- the follow worker (never touches widgets) ---------------------------------------
+    @work(exclusive=True, group="follow", name="follow session")
+    async def follow_session(self) -> None:
+        feed = self.feed
+        size = feed.path.stat().st_size if feed.path.is_file() else 0
+        self.post_message(Loading(feed.path, size))
+        self._post(await asyncio.to_thread(feed.read))
+        while self.follow:
+            dirs = feed.watched_dirs()
+            if not dirs:
+                self.post_message(SourceProblem(f"nothing to watch: {feed.path.parent} does not exist"))
+                return
+            async for changes in awatch(
+                *dirs,
+                watch_filter=lambda _change, p: feed.is_relevant(Path(p)),
+                debounce=DEBOUNCE_MS,
+                step=STEP_MS,
+                recursive=False,
+            ):
+                self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}))
+                if feed.watched_dirs() != dirs:
+                    break  # a watched folder appeared or vanished: watch the new set
+
+    def _post(self, result: ReadResult) -> None:
+        for problem in result.problems:
+            self.post_message(SourceProblem(problem))
+        if result.snapshot is not None:
+            self.post_message(SnapshotReady(result.snapshot))
+
+    # -- state ------------------------------------------------------------------------
+    def on_loading(self, message: Loading) -> None:
+        self.dashboard.show_loading(message.size_bytes)
+
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        self.snapshot = message.snapshot
+
+    def watch_snapshot(self, old: Snapshot | None, new: Snapshot | None) -> None:
+        if new is None:
+            return
+        rows = memory_rows(new.memory)
+        for notice in notices(old, self.rows, new, rows):
+            self.notify(notice.text, title=notice.title, severity=notice.severity, markup=False)
+        self.rows = rows
+        self._last_problem = None
+        self.dashboard.show_snapshot(new, rows, self.follow)
+
+    def on_source_problem(self, message: SourceProblem) -> None:
+        if message.text != self._last_problem:
+            self.notify(message.text, title="Unreadable", severity="error", markup=False)
+        self._last_problem = message.text
+        self.dashboard.show_problem(message.text)
+
+    # -- actions: one method per key; the flows replace the notices ---------------------
+    def _not_yet(self, what: str) -> None:
+        self.notify(f"{what} is not available yet.", title="Not available", severity="warning")
+
+    def action_compress(self) -> None:
+        self._not_yet("Compression")
+
+    def action_restate(self) -> None:
+        self._not_yet("Restate")
+
+    def action_promote(self) -> None:
+        self._not_yet("Promote")
+
+    def action_handoff(self) -> None:
+        self._not_yet("The handoff form")
+
+    def action_search(self) -> None:
+        self._not_yet("Search")
+
+    def action_new_item(self) -> None:
+        self._not_yet("Registering a new item")
+
+    def action_approve(self) -> None:
+        self._not_yet("Approving promotions")
+
+    def action_reject(self) -> None:
+        self._not_yet("Rejecting promotions")
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

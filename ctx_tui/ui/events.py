@@ -1,0 +1,45 @@
+"""What changed between two snapshots that deserves a notification."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ctx_tui.ui.messages import Snapshot
+from ctx_tui.ui.rows import MemoryRows
+from ctx_tui.ui.safe import clean, shorten
+
+Severity = Literal["information", "warning", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    title: str
+    text: str  # plain text; shown with markup off
+    severity: Severity = "information"
+
+
+def notices(prev: Snapshot | None, prev_rows: MemoryRows, new: Snapshot, rows: MemoryRows) -> list[Notice]:
+    """Events between ``prev`` and ``new``: compaction, handoff threshold crossed, items decayed.
+
+    Nothing is announced for the first snapshot (what was already true when the
+    dashboard opened is on screen, not news).
+    """
+    if prev is None:
+        return []
+    out: list[Notice] = []
+    if new.compacted or len(new.state.compactions) > len(prev.state.compactions):
+        last = new.state.compactions[-1] if new.state.compactions else None
+        before = f" ({last.pre_tokens:,} tokens before)" if last and last.pre_tokens else ""
+        out.append(Notice("Compaction", f"The agent compacted its context{before}; the live window restarts at the summary."))
+    threshold = new.handoff_threshold * 100
+    if prev.state.usage_pct < threshold <= new.state.usage_pct:
+        out.append(
+            Notice("Handoff threshold", f"Context at {new.state.usage_pct:.0f}% (threshold {threshold:.0f}%): press h to write a handoff.", "warning")
+        )
+    was_decayed = {item.id for item in prev_rows.items if item.decayed}
+    for item in rows.items:
+        if item.decayed and item.id not in was_decayed:
+            text = shorten(clean(item.content, one_line=True), 100)
+            out.append(Notice("Item decayed", f"{item.type}: {text} — {item.recommendation}", "warning"))
+    return out

@@ -1,0 +1,122 @@
+"""The reading side of the follow worker: runs in a thread, returns immutable snapshots.
+
+``SessionFeed.read()`` does the blocking work (incremental transcript read
+through ``ctx_tui.window.Session``, the memory view, config reloads) and is
+called with ``asyncio.to_thread`` by the app's worker, never on the UI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ctx_tui.config import Config, ConfigError, load_config, project_config_path
+from ctx_tui.errors import CtxError
+from ctx_tui.paths import state_dir
+from ctx_tui.ui.messages import Snapshot
+from ctx_tui.window import Session
+
+MEMORY_UNAVAILABLE = "memory model not available"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    snapshot: Snapshot | None  # None when nothing could be read yet
+    problems: tuple[str, ...] = ()
+
+
+class SessionFeed:
+    """Follows one transcript plus the project's memory, config and handoff files."""
+
+    def __init__(self, path: Path, project: Path, config: Config, clock: Callable[[], datetime] = datetime.now) -> None:
+        self.path = path
+        self.project = project
+        self.config = config
+        self._clock = clock
+        self._session: Session | None = None
+        self._last: Snapshot | None = None
+
+    # -- what to watch ------------------------------------------------------------------
+    def memory_file(self) -> Path:
+        return self.config.paths.memory_path(self.project)
+
+    def handoff_dir(self) -> Path:
+        return self.config.paths.handoff_path(self.project)
+
+    def watched_files(self) -> set[Path]:
+        return {self.path, self.memory_file(), project_config_path(self.project)}
+
+    def watched_dirs(self) -> set[Path]:
+        """Existing folders to watch (non-recursively); files are watched through their folder
+        so that atomic replaces (temp file + rename) are seen."""
+        sessions = state_dir(self.project) / "sessions"
+        wanted = {f.parent for f in self.watched_files()} | {sessions, self.handoff_dir()}
+        return {d for d in wanted if d.is_dir()}
+
+    def is_relevant(self, path: Path) -> bool:
+        if path in self.watched_files():
+            return True
+        return path.parent in {state_dir(self.project) / "sessions", self.handoff_dir()} and not path.name.startswith(".")
+
+    # -- reading -------------------------------------------------------------------------
+    def read(self, changed: Iterable[Path] = ()) -> ReadResult:
+        """Read what changed since the last call (everything on the first call)."""
+        problems: list[str] = []
+        changed = set(changed)
+        if project_config_path(self.project) in changed:
+            problems.extend(self._reload_config())
+        try:
+            if self._session is None:
+                self._session = Session(self.path, self.config)
+            update = self._session.poll()
+            state = self._session.state()
+        except (OSError, CtxError, ValueError) as exc:
+            problems.append(f"cannot read {self.path.name}: {_reason(exc)}")
+            return ReadResult(self._last, tuple(problems))
+        memory, note = self._memory(self._session)
+        first = self._last is None
+        touched = first or update.changed or bool(changed - {self.path})
+        snapshot = Snapshot(
+            state=state,
+            memory=memory,
+            memory_note=note,
+            handoff_threshold=self.config.window.handoff_threshold,
+            danger_zone=tuple(self.config.position.danger_zone),
+            changed_at=self._clock() if touched or self._last is None else self._last.changed_at,
+            compacted=update.compacted and not first,
+            reset=update.reset,
+            new_entries=len(update.new_entries),
+        )
+        if update.skipped:
+            problems.append(f"{update.skipped} unreadable line(s) skipped in {self.path.name}")
+        self._last = snapshot
+        return ReadResult(snapshot, tuple(problems))
+
+    def _reload_config(self) -> list[str]:
+        try:
+            config = load_config(self.project).config
+        except ConfigError as exc:
+            return [f"config not reloaded: {exc}"]
+        if config != self.config:
+            self.config = config
+            self._session = None  # window sizes / thresholds may have changed: read again
+            self._last = None
+        return []
+
+    def _memory(self, session: Session) -> tuple[object | None, str | None]:
+        try:
+            from ctx_tui.memory.view import build_memory_view
+        except ImportError:
+            return None, MEMORY_UNAVAILABLE
+        try:
+            return build_memory_view(self.project, session, self.config), None
+        except (OSError, CtxError, ValueError) as exc:
+            return None, f"memory unreadable: {_reason(exc)}"
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,38 @@
+"""Every dashboard key in one table: the bindings, the command palette and the help screen read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class KeySpec:
+    key: str  # Textual key name
+    shown: str  # how the key is written in the footer and help
+    action: str  # the App action (without "action_")
+    label: str  # short description (footer, palette)
+    help: str  # what it does, one sentence (help screen, palette)
+
+
+DASHBOARD_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("c", "c", "compress", "Compress", "Compress the live window into a dense summary, preview it, then save, copy or turn it into a /compact line."),
+    KeySpec("r", "r", "restate", "Restate", "Queue the selected decayed item so the agent sees it again on the next prompt."),
+    KeySpec("p", "p", "promote", "Promote", "Propose the selected item for long-term memory (MEMORY.md); it waits for approval."),
+    KeySpec("h", "h", "handoff", "Handoff", "Open the handoff form, pre-filled from the session, behind the quality gate."),
+    KeySpec("slash", "/", "search", "Search", "Search every memory tier by relevance (BM25)."),
+    KeySpec("n", "n", "new_item", "New item", "Register a new tracked item (goal, constraint, decision, ...)."),
+    KeySpec("a", "a", "approve", "Approve", "Approve the first pending promotion: it is written to MEMORY.md."),
+    KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
+    KeySpec("question_mark", "?", "help", "Help", "Show every key, what it does and where each panel's data comes from."),
+    KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),
+)
+
+
+def bindings() -> list[Binding]:
+    """The dashboard's key bindings, each with an id so users can remap it in a keymap."""
+    return [
+        Binding(spec.key, spec.action, spec.label, key_display=spec.shown, id=f"ctx.{spec.action}")
+        for spec in DASHBOARD_KEYS
+    ]

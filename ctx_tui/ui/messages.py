@@ -1,0 +1,53 @@
+"""What the follow worker posts to the app: immutable snapshots, never widgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+
+from ctx_tui.window_model import WindowState
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything the panels show, read in one batch off the UI thread."""
+
+    state: WindowState
+    #: ``ctx_tui.memory.view.MemoryView`` of the session, or None with ``memory_note`` saying why.
+    memory: Any | None
+    memory_note: str | None
+    handoff_threshold: float  # fraction of the window at which a handoff is suggested
+    danger_zone: tuple[float, float]
+    changed_at: datetime  # when the worker last saw the session change
+    compacted: bool  # a compaction arrived in this batch
+    reset: bool  # the file shrank or was replaced and was read again from zero
+    new_entries: int
+
+
+class Loading(Message):
+    """The first read of a (possibly long) transcript has started."""
+
+    def __init__(self, path: Path, size_bytes: int) -> None:
+        super().__init__()
+        self.path = path
+        self.size_bytes = size_bytes
+
+
+class SnapshotReady(Message):
+    """One batch of changes has been read."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+
+class SourceProblem(Message):
+    """A watched file could not be read (missing, unreadable, invalid); the last good data stays on screen."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

@@ -1,0 +1,1 @@
+"""Dashboard screens (the main screen, help; the action flows add theirs here)."""

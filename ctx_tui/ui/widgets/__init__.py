@@ -1,0 +1,1 @@
+"""Dashboard panels: each takes immutable data through ``show(...)`` and renders it."""

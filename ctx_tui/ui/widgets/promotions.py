@@ -1,0 +1,33 @@
+"""Promotions to long-term memory that wait for the user's approval (a / x)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ctx_tui.ui.rows import PromotionRow
+from ctx_tui.ui.safe import literal
+
+
+class PromotionsPanel(Static):
+    def on_mount(self) -> None:
+        self.border_title = "Pending promotions"
+
+    def show(self, promotions: Sequence[PromotionRow], note: str | None) -> None:
+        self.border_subtitle = f"{len(promotions)} waiting · a approve · x reject" if promotions else ""
+        if not promotions:
+            self.update(literal(note or "nothing waits for approval", "dim"))
+            return
+        lines = []
+        for promo in promotions:
+            line = Text(no_wrap=True, end="", overflow="ellipsis")
+            line.append("▸ ", style="bold")
+            line.append_text(literal(promo.type, "bold", one_line=True))
+            line.append(": ")
+            line.append_text(literal(promo.content, one_line=True))
+            if promo.reason:
+                line.append_text(literal(f"  ({promo.reason})", "dim", one_line=True))
+            lines.append(line)
+        self.update(Text("\n", end="").join(lines))

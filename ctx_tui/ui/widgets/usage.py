@@ -1,0 +1,116 @@
+"""The context-usage panel: big percentage, threshold-coloured bar, figures, trend, handoff banner."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Digits, Sparkline, Static
+
+from ctx_tui.window_model import WindowState
+
+WARN_AT = 0.60  # below: calm; from here to the handoff threshold: warning; above: alert
+
+
+def level(fraction: float, handoff_threshold: float) -> str:
+    """"calm", "warn" or "alert" for a usage fraction."""
+    if fraction >= handoff_threshold:
+        return "alert"
+    if fraction >= min(WARN_AT, handoff_threshold):
+        return "warn"
+    return "calm"
+
+
+class UsageBar(Widget):
+    """A one-line bar: filled part coloured by level (CSS class), a tick at the handoff threshold."""
+
+    DEFAULT_CSS = "UsageBar { height: 1; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._fraction = 0.0
+        self._threshold = 0.8
+
+    def set_value(self, fraction: float, threshold: float) -> None:
+        self._fraction = max(0.0, min(1.0, fraction))
+        self._threshold = threshold
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(1, self.size.width)
+        filled = round(self._fraction * width)
+        tick = min(width - 1, int(self._threshold * width))
+        text = Text(no_wrap=True, end="")
+        for col in range(width):
+            if col < filled:
+                text.append("█")
+            elif col == tick:
+                text.append("┃", style="bold")
+            else:
+                text.append("░", style="dim")
+        return text
+
+
+def _fmt(n: int) -> str:
+    return f"{n:,}"
+
+
+def figures(state: WindowState) -> Text:
+    """The three lines beside the big percentage: window and source, used and headroom, compactions."""
+    src = "estimated" if state.estimated else "reported"
+    text = Text(end="")
+    text.append(f"% of a {_fmt(state.context_window)}-token window · ")
+    text.append(src, style="bold italic" if state.estimated else "bold")
+    text.append(f"\n{_fmt(state.context_tokens)}", style="bold")
+    text.append(f" used · headroom {_fmt(state.headroom_tokens)} (auto-compact at {state.autocompact_threshold:.0%})")
+    n = len(state.compactions)
+    text.append(f"\ncompactions {n}")
+    if n:
+        last = state.compactions[-1]
+        detail = ", ".join(
+            part for part in (last.trigger or "", f"{_fmt(last.pre_tokens)} before" if last.pre_tokens else "") if part
+        )
+        if detail:
+            text.append(f" (last: {detail})")
+    text.append(f" · round {state.rounds}", style="dim")
+    return text
+
+
+class UsagePanel(Vertical):
+    """Context usage of the live window."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="usage-top"):
+            yield Digits("0", id="usage-pct")
+            yield Static(id="usage-figures")
+        yield UsageBar(id="usage-bar")
+        yield Sparkline([], id="usage-trend")
+        yield Static(id="handoff-banner")
+
+    def on_mount(self) -> None:
+        self.border_title = "Context usage"
+
+    def show(self, state: WindowState, handoff_threshold: float) -> None:
+        fraction = state.usage_pct / 100.0
+        lvl = level(fraction, handoff_threshold)
+        for name in ("calm", "warn", "alert"):
+            self.set_class(name == lvl, f"-{name}")
+        self.query_one("#usage-pct", Digits).update(f"{state.usage_pct:.1f}")
+        self.query_one(UsageBar).set_value(fraction, handoff_threshold)
+        self.query_one("#usage-figures", Static).update(figures(state))
+        self.border_subtitle = f"handoff at {handoff_threshold:.0%} ┃"
+        trend = [float(p.tokens) for p in state.history] or [float(state.context_tokens)]
+        self.query_one(Sparkline).data = trend
+        banner = self.query_one("#handoff-banner", Static)
+        over = fraction >= handoff_threshold
+        banner.display = over
+        if over:
+            banner.update(
+                Text.assemble(
+                    ("Handoff suggested: ", "bold"),
+                    f"context at {state.usage_pct:.0f}% (threshold {handoff_threshold:.0%}). Press ",
+                    ("h", "bold reverse"),
+                    " to write a handoff for the next session.",
+                )
+            )
