@@ -22,15 +22,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import orjson
 
+from ctx_tui import audit
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.items import TrackedItem
+from ctx_tui.memory.session_store import load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
-
-if TYPE_CHECKING:
-    from ctx_tui.memory.items import TrackedItem
 
 RESTATE_DIR = "restate"
 QUEUE_VERSION = 1
@@ -228,3 +229,32 @@ def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     if left_out:
         lines.append(f"({left_out} more queued item(s) did not fit; see `ctx-tui detect-decay`.)")
     return "\n".join(lines)
+
+
+def refresh_item(
+    project: Path, session_id: str, item_id: str, current_round: int, reason: Reason = "manual"
+) -> QueueResult:
+    """Restate an item: queue it, count it as referenced in ``current_round``, audit it.
+
+    ``ctx-tui refresh --id`` and the dashboard's ``r`` call this; an unknown or
+    dismissed item is a :class:`CtxError` naming the known ones.
+    """
+    memory = load_session_memory(project, session_id)
+    item = memory.get_item(item_id)
+    if item is None or item.dismissed:
+        known = ", ".join(i.id for i in memory.active_items()) or "none"
+        state = "dismissed" if item is not None else "unknown"
+        raise CtxError(f"{state} item {item_id!r} in session {session_id}; known items: {known}")
+    result = queue_restatement(project, session_id, item, reason)
+    if current_round >= 1:
+        update_session_memory(project, session_id, lambda m: m.add_references({item_id: [current_round]}))
+    audit.record(
+        project,
+        "restatement_queued",
+        session=session_id,
+        item=item_id,
+        reason=reason,
+        queued=result.queued,
+        reference_round=current_round if current_round >= 1 else None,
+    )
+    return result

@@ -22,6 +22,7 @@ from ctx_tui.errors import CtxError
 COMMAND_MODULES: list[str] = [
     "ctx_tui.cli.stats_cmd",
     "ctx_tui.cli.hook_cmd",
+    "ctx_tui.cli.actions_cmd",
     "ctx_tui.cli.config_cmd",
 ]
 

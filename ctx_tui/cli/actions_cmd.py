@@ -1,0 +1,187 @@
+"""Acting on memory: ``refresh``, ``promote``, ``pending``, ``approve``, ``reject``, ``sync``.
+
+``refresh --id ID`` queues an item for restatement on the agent's next prompt
+(delivered by the ``UserPromptSubmit`` hook, see ``ctx-tui hook install``).
+``promote --id ID`` proposes an item for MEMORY.md; ``pending`` lists the
+proposals (adding automatic ones when ``sync.auto_promote`` is on);
+``approve ID...`` / ``reject ID...`` decide; ``sync`` writes every approved one.
+Each takes the session like ``stats`` (PATH, or the newest session of the
+current directory); the promotion commands also accept ``--session-id``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+from pathlib import Path
+
+from ctx_tui.actions import promotions
+from ctx_tui.actions.hook_install import is_hook_installed
+from ctx_tui.actions.promotions import ApproveResult
+from ctx_tui.actions.restate import plain_line, refresh_item
+from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
+from ctx_tui.config import Config, load_config
+from ctx_tui.memory.session_store import Promotion
+from ctx_tui.transcripts.discover import CLAUDE, CODEX
+from ctx_tui.window import Session
+
+
+def session_id_of(session: Session) -> str:
+    """The id session memory and the restatement queue are filed under."""
+    return session.meta.session_id or session.path.stem
+
+
+def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
+    config = load_config(project_root()).config
+    explicit: str | None = getattr(args, "session_id", None)
+    if explicit:
+        return explicit, config
+    return session_id_of(open_session(args, config)), config
+
+
+def _run_refresh(args: argparse.Namespace) -> int:
+    project = project_root()
+    session = open_session(args)
+    session_id = session_id_of(session)
+    results = [refresh_item(project, session_id, item_id, session.state().rounds) for item_id in dict.fromkeys(args.ids)]
+    if args.json:
+        print_json([asdict(r) for r in results])
+        return 0
+    for result in results:
+        verb = "queued" if result.queued else "already queued"
+        print(f"{verb} {plain_line(result.item_id, 80)} for restatement ({result.queue_length} waiting)")
+    if not is_hook_installed(project):
+        print("note: the UserPromptSubmit hook is not installed; run `ctx-tui hook install` to deliver it")
+    return 0
+
+
+def _run_promote(args: argparse.Namespace) -> int:
+    session_id, config = _session_and_config(args)
+    results = promotions.propose(
+        project_root(), session_id, list(dict.fromkeys(args.ids)), config.paths.memory_path(project_root()), again=args.again
+    )
+    if args.json:
+        print_json([asdict(r) for r in results])
+        return 0
+    for result in results:
+        print(f"{plain_line(result.item_id, 80)}: {result.message}")
+    return 0
+
+
+def _promotion_line(p: Promotion) -> str:
+    return f"{plain_line(p.item_id, 80)}  [{p.type.value}, {p.reason or 'manual'}]  {plain_line(p.content, 200)}"
+
+
+def _run_pending(args: argparse.Namespace) -> int:
+    project = project_root()
+    session_id, config = _session_and_config(args)
+    promotions.auto_propose(project, session_id, config, config.paths.memory_path(project))
+    waiting = promotions.pending(project, session_id)
+    if args.json:
+        print_json([p.model_dump(mode="json") for p in waiting])
+        return 0
+    if not waiting:
+        print("no pending promotions")
+        return 0
+    for promotion in waiting:
+        print(_promotion_line(promotion))
+    print(f"{len(waiting)} pending: `ctx-tui approve ID...` writes to MEMORY.md, `ctx-tui reject ID...` drops")
+    return 0
+
+
+def _print_written(result: ApproveResult) -> None:
+    for item_id in result.written:
+        print(f"wrote {plain_line(item_id, 80)} to {result.memory_path}")
+    for item_id in result.already_present:
+        print(f"{plain_line(item_id, 80)}: already in {result.memory_path.name}")
+    if result.changed_meanwhile:
+        print(f"note: {result.memory_path.name} changed on disk meanwhile; the change was kept")
+
+
+def _run_approve(args: argparse.Namespace) -> int:
+    project = project_root()
+    session_id, config = _session_and_config(args)
+    result = promotions.approve(project, session_id, list(dict.fromkeys(args.ids)), config.paths.memory_path(project))
+    if args.json:
+        print_json(asdict(result))
+        return 0
+    for item_id in result.approved:
+        print(f"approved {plain_line(item_id, 80)}")
+    _print_written(result)
+    return 0
+
+
+def _run_reject(args: argparse.Namespace) -> int:
+    session_id, _ = _session_and_config(args)
+    rejected = promotions.reject(project_root(), session_id, list(dict.fromkeys(args.ids)))
+    if args.json:
+        print_json({"rejected": rejected})
+        return 0
+    for item_id in dict.fromkeys(args.ids):
+        print(f"{'rejected' if item_id in rejected else 'already rejected'} {plain_line(item_id, 80)}")
+    return 0
+
+
+def _run_sync(args: argparse.Namespace) -> int:
+    project = project_root()
+    session_id, config = _session_and_config(args)
+    memory_path = config.paths.memory_path(project)
+    proposed = promotions.auto_propose(project, session_id, config, memory_path)
+    result = promotions.sync(project, session_id, memory_path)
+    waiting = promotions.pending(project, session_id)
+    if args.json:
+        print_json({**asdict(result), "proposed": [p.item_id for p in proposed], "pending": [p.item_id for p in waiting]})
+        return 0
+    _print_written(result)
+    if not (result.written or result.already_present):
+        print("nothing approved to write")
+    if waiting:
+        print(f"{len(waiting)} promotion(s) wait for a decision: see `ctx-tui pending`")
+    return 0
+
+
+def _add_common(parser: argparse.ArgumentParser, session_id: bool = True) -> None:
+    add_session_args(parser)
+    if session_id:
+        parser.add_argument("--session-id", help="the session's id (instead of reading its transcript)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _add_decision_args(parser: argparse.ArgumentParser) -> None:
+    """IDs are positional here, so the transcript is ``--transcript PATH`` instead of ``PATH``."""
+    parser.add_argument("ids", nargs="+", metavar="ID", help="item id of a promotion")
+    parser.add_argument("--transcript", dest="path", type=Path, metavar="PATH", help="transcript file")
+    agent = parser.add_mutually_exclusive_group()
+    agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only Claude Code sessions")
+    agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only Codex sessions")
+    parser.add_argument("--session-id", help="the session's id (instead of reading its transcript)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    refresh = subparsers.add_parser("refresh", help="queue an item for restatement on the next prompt")
+    refresh.add_argument("--id", dest="ids", action="append", required=True, help="item id (repeatable)")
+    _add_common(refresh, session_id=False)
+    refresh.set_defaults(func=_run_refresh)
+
+    promote = subparsers.add_parser("promote", help="propose an item for MEMORY.md")
+    promote.add_argument("--id", dest="ids", action="append", required=True, help="item id (repeatable)")
+    promote.add_argument("--again", action="store_true", help="propose an item that was rejected earlier")
+    _add_common(promote)
+    promote.set_defaults(func=_run_promote)
+
+    pending = subparsers.add_parser("pending", help="list promotions waiting for approval")
+    _add_common(pending)
+    pending.set_defaults(func=_run_pending)
+
+    approve = subparsers.add_parser("approve", help="approve promotions and write them to MEMORY.md")
+    _add_decision_args(approve)
+    approve.set_defaults(func=_run_approve)
+
+    reject = subparsers.add_parser("reject", help="reject promotions (not proposed again this session)")
+    _add_decision_args(reject)
+    reject.set_defaults(func=_run_reject)
+
+    sync = subparsers.add_parser("sync", help="write every approved promotion to MEMORY.md")
+    _add_common(sync)
+    sync.set_defaults(func=_run_sync)
