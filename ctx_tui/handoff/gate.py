@@ -1,0 +1,539 @@
+"""The handoff quality gate: one pure function shared by the CLI and the TUI form.
+
+:func:`check_handoff` takes a :class:`~ctx_tui.handoff.schema.Handoff` or a
+(possibly half-filled) dict and returns :class:`Finding` objects, field by
+field. A handoff passes when no finding is an error. It never raises on a
+draft, reads nothing but ``stat`` of the listed files (and only when a project
+is given), and takes well under a millisecond for a typical handoff, so the
+form can call it on every (debounced) keystroke.
+
+The rules, with their ids, are documented in ``docs/handoff.md``; the word
+lists below are the whole of the "concrete" and "vague" heuristics.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from ctx_tui.handoff.schema import HANDOFF_VERSION, DecisionMade, Handoff, TaskState
+
+Severity = Literal["error", "warning"]
+
+MAX_CONTEXT_WORDS = 500
+#: continuation_context must name at least this many distinct concrete things.
+MIN_CONTEXT_ANCHORS = 2
+#: Below this many words the context gets a warning (it may still pass).
+SHORT_CONTEXT_WORDS = 20
+#: Filler sentences carrying at least this share of the words make the context fail.
+FILLER_SHARE_ERROR = 0.5
+#: Longer than this, a "first action" is a plan, not a step (warning).
+LONG_ACTION_WORDS = 40
+#: completion_pct further than this from completed/(completed+remaining) gets a warning.
+COMPLETION_GAP_WARN = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem of one field. ``field`` is a dotted path, e.g. ``decisions_made[0].rationale``."""
+
+    field: str
+    severity: Severity
+    message: str
+    hint: str
+    rule: str  # stable id of the rule, documented in docs/handoff.md
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+def passes(findings: Iterable[Finding]) -> bool:
+    """True when no finding is an error (warnings do not block a handoff)."""
+    return not any(f.is_error for f in findings)
+
+
+# -- what counts as concrete ---------------------------------------------------------
+
+_EXTENSIONS = (
+    "py|pyi|js|jsx|ts|tsx|mjs|cjs|md|rst|txt|yaml|yml|json|jsonl|toml|ini|cfg|conf|lock|"
+    "rs|go|java|kt|kts|scala|swift|c|h|cc|cpp|hpp|cs|rb|php|pl|lua|sh|bash|zsh|ps1|sql|"
+    "html|htm|css|scss|sass|less|tcss|vue|svelte|xml|proto|gradle|tf|ipynb|csv|env|dockerfile"
+)
+_ANCHOR_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"`[^`\n]+`"),  # anything quoted as code: a command, an identifier
+    re.compile(r"(?<![\w/])(?:[\w.@~-]+/)+[\w.@-]*"),  # a path with a separator
+    re.compile(rf"\b[\w-]+\.(?:{_EXTENSIONS})\b", re.IGNORECASE),  # a file name
+    re.compile(r"\b(?:Makefile|Dockerfile|Justfile|Procfile|Gemfile|Rakefile)\b"),
+    re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)*\(\)?"),  # a call: parse_rows( / obj.method()
+    re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),  # snake_case, test_names
+    re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),  # CONSTANT_CASE
+    re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]*)+\b"),  # camelCase
+    re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"),  # PascalCase
+    re.compile(r"\b\w+\.\w+\.\w+(?:\.\w+)*\b"),  # dotted.module.names
+    re.compile(r"\b[a-z_]\w*\.[a-z_]\w+\b"),  # attribute access: self._offset (not e.g / i.e)
+    re.compile(r"\b\w+(?:Error|Exception|Warning|Failure)\b"),  # error names: KeyError
+    re.compile(r"\b[A-Z]{1,4}\d{2,5}\b"),  # error codes: E501, TS2345
+    re.compile(r"(?<![\w-])--[a-z][\w-]+"),  # command-line flags
+    re.compile(r"https?://\S+"),
+    re.compile(r"(?<!\w)#\d+\b"),  # issue / PR numbers
+    re.compile(r"\b(?:line|lines|exit code|status|HTTP|port)\s+\d+", re.IGNORECASE),
+    re.compile(
+        r"\b(?:pytest|npm|npx|pnpm|yarn|git|cargo|pip|uv|python3?|docker|"
+        r"kubectl|ruff|mypy|tox|nox|gradle|mvn|dotnet|bundle|rake|rspec|jest|vitest)\s+[\w./:-]+"
+    ),
+)
+
+_FILLER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?:continue|keep) (?:working|going|on|with)\b(?: (?:it|this|that|the \w+))?",
+        r"\bcontinue (?:the|this|that|it|where)\b(?: \w+)?",
+        r"\b(?:carry on|pick up where|proceed as|go on with)\b(?: \w+)?",
+        r"\bfix(?:ing)? (?:the |any |all )?(?:remaining|other|outstanding|open|last|few|rest)\b(?: \w+)?",
+        r"\b(?:some|a few|various|several|misc(?:ellaneous)?|minor|remaining|other|outstanding) "
+        r"(?:bugs?|issues?|problems?|things?|stuff|changes?|fixes|tweaks|cleanup|errors?|tests?|work|tasks?|bits)\b",
+        r"\betc\b\.?",
+        r"\band so (?:on|forth)\b",
+        r"\bas (?:discussed|mentioned|agreed|planned|before|usual|we said|noted)\b",
+        r"\b(?:everything|it|all|things|most of it|the code|the work|the rest|this) (?:is|are|was|looks?|seems?) "
+        r"(?:mostly |almost |basically |nearly |pretty much |kind of |more or less )?"
+        r"(?:done|finished|complete|working|fine|ok|okay|good|there)\b",
+        r"\b(?:mostly|almost|basically|nearly|pretty much|more or less) (?:done|finished|complete|there|working)\b",
+        r"\b(?:clean|tidy|wrap|finish) (?:it |things |stuff |everything |the rest )?up\b",
+        r"\blook(?:ing)? into (?:it|this|that|things|stuff|the (?:issue|problem|bug|rest))\b",
+        r"\b(?:make|get) (?:it|things|everything|this) (?:work|working|done)\b",
+        r"\b(?:the )?(?:rest of the|remaining|other) (?:stuff|things|work|bits)\b",
+        r"\b(?:see above|same as before|the usual|you know what|to be determined|tbd)\b",
+        r"\bstuff\b",
+    )
+)
+
+#: Verbs that do not name a step: "continue", "finish", "keep going" say nothing about what.
+_STALL_VERBS = frozenset({"continue", "resume", "proceed", "keep", "carry", "finish", "wrap", "work", "go"})
+#: First words that show the action is not written as an imperative.
+_NOT_IMPERATIVE = frozenset(
+    """the a an this that these those we i you it they he she there here next then now first
+    maybe perhaps probably possibly should must need needs would could will can might to
+    my our your its their some all any everything nothing something""".split()
+)
+_IMPERATIVE_VERBS = frozenset(
+    """add adjust align allow annotate append apply archive assert attach audit backport benchmark
+    bisect bump build cache call cancel capture change check cherry-pick clean clear clone close
+    commit compare compile compute configure confirm connect convert copy correct create cut debug
+    declare decouple define delete deploy deprecate describe diff disable document download drop
+    dump edit emit enable ensure escape examine execute expand export expose extend extract fetch
+    fill filter find fix flag format generate grep guard handle implement import inline insert
+    inspect install instrument introduce invert investigate isolate join label launch lint list
+    load locate lock log lower make mark measure merge migrate mock modify move name normalise
+    normalize note open optimise optimize parametrize parameterize parse patch pin port print
+    profile publish pull push put query raise read rebase rebuild record reduce refactor regenerate
+    register reinstall release reload remove rename reorder repair replace reply report reproduce
+    request rerun reset resolve restart restore restructure retry return revert review rewrite run
+    save scan search separate serialize set ship simplify skip sort split squash start stop store
+    strip stub submit swap switch sync tag test time trace translate trim type uncomment undo
+    uninstall unpin unskip update upgrade upload use validate verify view wire wrap write""".split()
+)
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(\[])|\n+")
+#: Word pairs with a slash that are prose, not paths.
+_NOT_PATHS = frozenset({"and/or", "either/or", "yes/no", "on/off", "read/write", "input/output",
+                        "client/server", "true/false", "w/o", "n/a", "i/o", "his/her", "he/she"})
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
+_SEQUENCE = re.compile(r"(?:,|;)?\s+(?:and )?then\b|;|\bafter that\b|\bfollowed by\b", re.IGNORECASE)
+_BLOCKED_TEXT = re.compile(
+    r"\b(?:is|are|am|remains?|currently|still|got) blocked\b|\bblocked (?:by|on)\b"
+    r"|\b(?:waiting|wait) (?:for|on) (?:review|approval|access|credentials|the (?:api|team|vendor|client))\b",
+    re.IGNORECASE,
+)
+_BLOCKED_TASK = re.compile(r"\bblocked\b|\bwaiting (?:for|on)\b|\bneeds? (?:approval|access)\b", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def anchors(text: str) -> set[str]:
+    """The distinct concrete things ``text`` names (paths, identifiers, commands, errors...)."""
+    # Overlapping matches are one thing: `src/io.py` is a path, not also "io.py".
+    spans = sorted((m.start(), m.end()) for p in _ANCHOR_PATTERNS for m in p.finditer(text))
+    found: set[str] = set()
+    end = -1
+    start = 0
+    for s, e in spans:
+        if s >= end:
+            if end > 0:
+                found.add(text[start:end].strip("`").lower())
+            start, end = s, e
+        else:
+            end = max(end, e)
+    if end > 0:
+        found.add(text[start:end].strip("`").lower())
+    found.discard("")
+    return found - _NOT_PATHS
+
+
+def filler_phrases(text: str) -> list[str]:
+    """The vague phrases in ``text`` (each as written)."""
+    return [m.group(0) for p in _FILLER_PATTERNS for m in p.finditer(text)]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in (part.strip(" \t-*•") for part in _SENTENCE_SPLIT.split(text)) if s]
+
+
+# -- the gate ------------------------------------------------------------------------
+
+
+def check_handoff(handoff: Handoff | Mapping[str, Any] | Any, project: Path | None = None) -> list[Finding]:
+    """Every finding of the quality gate for a handoff or a partial draft.
+
+    ``project`` is the folder listed paths are relative to; without it the
+    existence of files is not checked (everything else is).
+    """
+    if isinstance(handoff, Handoff):
+        data: Mapping[str, Any] = handoff.model_dump()
+    elif isinstance(handoff, Mapping):
+        data = handoff
+    else:
+        return [
+            Finding("(handoff)", "error", f"a handoff is a mapping of fields, got {type(handoff).__name__}",
+                    "write the fields of docs/handoff.md as `key: value` lines", "schema.not_mapping")
+        ]
+    findings = _schema_findings(data)
+    bad = {f.field for f in findings}
+    checker = _Checker(data, bad, project)
+    checker.run()
+    return findings + checker.findings
+
+
+def _loc(parts: Iterable[Any]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(handoff)"
+
+
+_TYPE_NAMES = {
+    "string_type": "text",
+    "float_type": "a number",
+    "int_type": "a whole number",
+    "list_type": "a list",
+    "model_type": "a mapping of fields",
+    "model_attributes_type": "a mapping of fields",
+    "dict_type": "a mapping",
+}
+
+
+def _model_for(loc: tuple[Any, ...]) -> type[BaseModel]:
+    if loc and loc[0] == "task_state":
+        return TaskState
+    if loc and loc[0] == "decisions_made":
+        return DecisionMade
+    return Handoff
+
+
+def _schema_findings(data: Mapping[str, Any]) -> list[Finding]:
+    try:
+        Handoff.model_validate(dict(data))
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+    else:
+        return []
+    findings: list[Finding] = []
+    for err in errors:
+        loc = tuple(err["loc"])
+        field = _loc(loc)
+        kind = err["type"]
+        got = type(err.get("input")).__name__ if "input" in err else "nothing"
+        if kind == "missing":
+            if loc[-1] == "rationale":
+                findings.append(_no_rationale(field))
+            else:
+                findings.append(Finding(field, "error", "required field is missing",
+                                        _HINTS.get(str(loc[-1]), "add it"), "schema.missing"))
+        elif kind == "extra_forbidden":
+            allowed = sorted(_model_for(loc).model_fields)
+            close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"allowed here: {', '.join(allowed)}"
+            findings.append(Finding(field, "error", "unknown field", hint, "schema.unknown"))
+        elif kind in ("greater_than_equal", "less_than_equal"):
+            findings.append(Finding(field, "error", f"must be between 0 and 100 (got {err.get('input')!r})",
+                                    "a percentage: a number from 0 to 100", "schema.range"))
+        else:
+            want = _TYPE_NAMES.get(kind, err["msg"].removeprefix("Input should be ").lower())
+            findings.append(Finding(field, "error", f"must be {want} (got {got})",
+                                    _HINTS.get(str(loc[-1]), _HINTS.get(str(loc[0]), "fix its type")), "schema.type"))
+    return findings
+
+
+def _no_rationale(field: str) -> Finding:
+    return Finding(field, "error", "a decision without a rationale",
+                   "say why it was decided, so the next session does not undo it", "decision.no_rationale")
+
+
+_HINTS: dict[str, str] = {
+    "agent_role": "the role of the agent writing it, e.g. main, backend, reviewer",
+    "timestamp": "ISO 8601, e.g. 2026-01-31T17:05:00+00:00",
+    "task_state": "a mapping with assigned_task, completion_pct and the subtask lists",
+    "assigned_task": "one line: what this session was asked to do",
+    "completion_pct": "an honest number from 0 to 100",
+    "continuation_context": "what the next session must know: files, identifiers, commands, errors (<= 500 words)",
+    "suggested_first_action": "one imperative step naming its object, e.g. Run `pytest tests/test_io.py -k partial`",
+    "files_modified": "a list of paths relative to the project",
+    "files_created": "a list of paths relative to the project",
+    "contracts_consumed": "a list of paths relative to the project",
+    "affects_files": "a list of paths relative to the project",
+    "completed_subtasks": "a list of one-line subtasks",
+    "remaining_subtasks": "a list of one-line subtasks",
+    "blockers": "a list of what blocks the remaining work",
+    "decisions_made": "a list of {decision, rationale, affects_files}",
+    "context_usage_pct": "the context window usage, 0 to 100",
+}
+
+
+class _Checker:
+    """The semantic rules; each skips a field whose type is already wrong."""
+
+    def __init__(self, data: Mapping[str, Any], bad: set[str], project: Path | None) -> None:
+        self.data = data
+        self.bad = bad
+        self.project = project
+        self.findings: list[Finding] = []
+        ts = data.get("task_state")
+        self.task: Mapping[str, Any] = ts if isinstance(ts, Mapping) else {}
+
+    def add(self, field: str, severity: Severity, message: str, hint: str, rule: str) -> None:
+        self.findings.append(Finding(field, severity, message, hint, rule))
+
+    def text(self, field: str, value: Any) -> str | None:
+        """``value`` when it is usable text of a field without a schema error."""
+        if field in self.bad or not isinstance(value, str):
+            return None
+        return value
+
+    def run(self) -> None:
+        self.header()
+        self.task_state()
+        self.decisions()
+        self.paths()
+        self.continuation_context()
+        self.first_action()
+
+    # -- header fields -----------------------------------------------------------
+
+    def header(self) -> None:
+        version = self.text("handoff_version", self.data.get("handoff_version", HANDOFF_VERSION))
+        if version is not None and version != HANDOFF_VERSION:
+            self.add("handoff_version", "error", f"unsupported version {version!r}",
+                     f"this ctx-tui reads handoff_version {HANDOFF_VERSION!r}", "header.version")
+        role = self.text("agent_role", self.data.get("agent_role"))
+        if role is not None and not role.strip():
+            self.add("agent_role", "error", "agent_role is empty", _HINTS["agent_role"], "header.role")
+        stamp = self.data.get("timestamp")
+        stamp = stamp.isoformat() if isinstance(stamp, datetime) else stamp
+        stamp = self.text("timestamp", stamp)
+        if stamp is not None:
+            try:
+                datetime.fromisoformat(stamp.strip())
+            except ValueError:
+                self.add("timestamp", "error", f"not an ISO 8601 timestamp: {stamp!r}", _HINTS["timestamp"],
+                         "header.timestamp")
+        if "session_id" not in self.bad and not self.data.get("session_id"):
+            self.add("session_id", "warning", "no session_id",
+                     "name the session so the next one can find its transcript", "header.session")
+
+    # -- task state --------------------------------------------------------------
+
+    def _list(self, field: str, value: Any) -> list[str]:
+        if field in self.bad or not isinstance(value, list):
+            return []
+        return [v for v in value if isinstance(v, str) and v.strip()]
+
+    def task_state(self) -> None:
+        task = self.text("task_state.assigned_task", self.task.get("assigned_task"))
+        if task is not None and not task.strip():
+            self.add("task_state.assigned_task", "error", "assigned_task is empty", _HINTS["assigned_task"],
+                     "task.assigned_empty")
+        done = self._list("task_state.completed_subtasks", self.task.get("completed_subtasks"))
+        todo = self._list("task_state.remaining_subtasks", self.task.get("remaining_subtasks"))
+        blockers = self._list("task_state.blockers", self.task.get("blockers"))
+        pct_field = "task_state.completion_pct"
+        pct = self.task.get("completion_pct")
+        if pct_field not in self.bad and isinstance(pct, (int, float)) and not isinstance(pct, bool):
+            self._completion(float(pct), done, todo, blockers)
+        blocked_text = [t for t in todo if _BLOCKED_TASK.search(t)]
+        context = self.data.get("continuation_context")
+        if isinstance(context, str) and _BLOCKED_TEXT.search(context):
+            blocked_text.append(context)
+        if blocked_text and not blockers and "task_state.blockers" not in self.bad:
+            self.add("task_state.blockers", "error", "the remaining work is described as blocked but no blocker is listed",
+                     "list each blocker: what blocks which subtask, and who or what can unblock it", "task.blocked_unlisted")
+
+    def _completion(self, pct: float, done: list[str], todo: list[str], blockers: list[str]) -> None:
+        field = "task_state.completion_pct"
+        if pct >= 100 and todo:
+            self.add(field, "error", f"100% complete but {len(todo)} remaining subtask(s) listed",
+                     "lower completion_pct or move the finished subtasks to completed_subtasks", "pct.done_with_remaining")
+        elif pct <= 0 and done:
+            self.add(field, "error", f"0% complete but {len(done)} completed subtask(s) listed",
+                     "give the share of the work that is done", "pct.zero_with_completed")
+        elif done or todo:
+            share = 100.0 * len(done) / (len(done) + len(todo))
+            if abs(pct - share) > COMPLETION_GAP_WARN:
+                self.add(field, "warning",
+                         f"{pct:g}% but {len(done)} of {len(done) + len(todo)} subtasks are done ({share:.0f}%)",
+                         "is the estimate honest? subtasks differ in size; say why in continuation_context "
+                         "or adjust the number", "pct.gap")
+        else:
+            self.add("task_state.remaining_subtasks", "warning", "no completed or remaining subtasks listed",
+                     "list them so the next session (and this gate) can check completion_pct", "task.no_subtasks")
+        if pct >= 100 and blockers:
+            self.add(field, "warning", "100% complete but blockers are listed",
+                     "remove resolved blockers or lower completion_pct", "pct.done_with_blockers")
+
+    # -- decisions -----------------------------------------------------------------
+
+    def decisions(self) -> None:
+        items = self.data.get("decisions_made")
+        if "decisions_made" in self.bad or not isinstance(items, list):
+            return
+        for index, item in enumerate(items):
+            base = f"decisions_made[{index}]"
+            if base in self.bad or not isinstance(item, Mapping):
+                continue
+            decision = self.text(f"{base}.decision", item.get("decision"))
+            if decision is not None and not decision.strip():
+                self.add(f"{base}.decision", "error", "the decision is empty", "state what was decided", "decision.empty")
+            rationale = self.text(f"{base}.rationale", item.get("rationale"))
+            if rationale is not None and not rationale.strip():
+                self.findings.append(_no_rationale(f"{base}.rationale"))
+
+    # -- paths ---------------------------------------------------------------------
+
+    def paths(self) -> None:
+        lists: list[tuple[str, Any]] = [(name, self.data.get(name)) for name in
+                                        ("files_modified", "files_created", "contracts_consumed")]
+        decisions = self.data.get("decisions_made")
+        if isinstance(decisions, list):
+            lists += [(f"decisions_made[{i}].affects_files", d.get("affects_files"))
+                      for i, d in enumerate(decisions) if isinstance(d, Mapping)]
+        for field, value in lists:
+            if field in self.bad or not isinstance(value, list):
+                continue
+            seen: set[str] = set()
+            for index, path in enumerate(value):
+                if isinstance(path, str):
+                    self._path(f"{field}[{index}]", path, seen)
+        modified = self.data.get("files_modified")
+        created = self.data.get("files_created")
+        if isinstance(modified, list) and isinstance(created, list):
+            both = sorted({p for p in modified if isinstance(p, str)} & {p for p in created if isinstance(p, str)})
+            if both:
+                self.add("files_created", "warning", f"also listed in files_modified: {', '.join(both[:3])}",
+                         "a file created in this session belongs in files_created only", "path.both_lists")
+
+    def _path(self, field: str, path: str, seen: set[str]) -> None:
+        if not path.strip():
+            self.add(field, "error", "empty path", "remove the entry or write the path", "path.empty")
+            return
+        if _CONTROL.search(path):
+            self.add(field, "error", "path contains control characters", "write the plain relative path", "path.control")
+            return
+        if path.startswith(("/", "\\", "~")) or _WINDOWS_ABS.match(path):
+            self.add(field, "error", f"absolute path {path!r}",
+                     "write it relative to the project root, e.g. src/app.py", "path.absolute")
+            return
+        if ".." in re.split(r"[\\/]", path):
+            self.add(field, "error", f"path leaves the project: {path!r}",
+                     "list only files inside the project, relative to its root", "path.parent")
+            return
+        if path in seen:
+            self.add(field, "warning", f"listed twice: {path!r}", "remove the duplicate", "path.duplicate")
+        seen.add(path)
+        if self.project is not None and not (self.project / path).exists():
+            self.add(field, "warning", f"does not exist in the project: {path!r}",
+                     "check the spelling, or say in continuation_context that it was deleted", "path.missing")
+
+    # -- free text -----------------------------------------------------------------
+
+    def continuation_context(self) -> None:
+        field = "continuation_context"
+        text = self.text(field, self.data.get(field))
+        if text is None:
+            return
+        words = text.split()
+        if not words:
+            self.add(field, "error", "continuation_context is empty", _HINTS[field], "context.empty")
+            return
+        if len(words) > MAX_CONTEXT_WORDS:
+            self.add(field, "error", f"{len(words)} words; at most {MAX_CONTEXT_WORDS}",
+                     "keep what the next session cannot find by reading the files", "context.too_long")
+        named = anchors(text)
+        if len(named) < MIN_CONTEXT_ANCHORS:
+            self.add(field, "error",
+                     "names nothing concrete the next session can act on" if not named
+                     else f"names only one concrete thing ({next(iter(named))})",
+                     "name files, identifiers, commands, test names or error messages (at least "
+                     f"{MIN_CONTEXT_ANCHORS}), e.g. `src/io.py`, parse_rows(), `pytest -k partial`, KeyError",
+                     "context.not_concrete")
+        vague_words = 0
+        vague: list[str] = []
+        for sentence in _sentences(text):
+            phrases = filler_phrases(sentence)
+            if phrases and not anchors(sentence):
+                vague_words += len(sentence.split())
+                vague.append(phrases[0])
+        if vague:
+            quoted = ", ".join(f"'{p}'" for p in vague[:4])
+            if vague_words / len(words) >= FILLER_SHARE_ERROR:
+                self.add(field, "error", f"carried by filler without an object: {quoted}",
+                         "replace each vague phrase with what exactly remains: which file, function, test or error",
+                         "context.filler")
+            else:
+                self.add(field, "warning", f"vague phrase(s) without an object: {quoted}",
+                         "name the file, function, test or error each one is about", "context.filler_phrase")
+        elif len(words) < SHORT_CONTEXT_WORDS:
+            self.add(field, "warning", f"only {len(words)} words",
+                     "add the state of partial work, error messages and key names", "context.short")
+
+    def first_action(self) -> None:
+        field = "suggested_first_action"
+        text = self.text(field, self.data.get(field))
+        if text is None:
+            return
+        action = text.strip()
+        if not action:
+            self.add(field, "error", "suggested_first_action is empty", _HINTS[field], "action.empty")
+            return
+        prose = _CODE_SPAN.sub("`code`", action)
+        lines = [line for line in action.splitlines() if line.strip()]
+        if len(lines) > 1 or _LIST_MARKER.match(action) or len(_sentences(prose)) > 1 or _SEQUENCE.search(prose):
+            self.add(field, "error", "more than one step",
+                     "keep only the first step; put the rest in task_state.remaining_subtasks", "action.multiple")
+        first = re.sub(r"^(?:please|first|next|now)\b[,:]?\s*", "", _LIST_MARKER.sub("", action, count=1),
+                       flags=re.IGNORECASE)
+        word_match = re.match(r"[A-Za-z][A-Za-z-]*", first)
+        word = word_match.group(0).lower() if word_match else ""
+        named = anchors(action)
+        if word in _STALL_VERBS:
+            self.add(field, "error", f"'{word}' is not a step: it does not say what to do",
+                     "name the exact action, e.g. Run `pytest tests/test_io.py::test_partial`", "action.stall_verb")
+        elif not word or word in _NOT_IMPERATIVE or word.endswith("ing"):
+            self.add(field, "error", "does not start with an imperative verb",
+                     "start with the verb: Run ..., Open ..., Fix ..., Add ...", "action.not_imperative")
+        elif word not in _IMPERATIVE_VERBS:
+            self.add(field, "warning", f"'{word}' is not a verb this gate knows",
+                     "start with an imperative verb such as Run, Open, Fix, Add, Edit", "action.unknown_verb")
+        if not named:
+            self.add(field, "error", "names no concrete object",
+                     "name the file, command, test or function it acts on", "action.no_object")
+        if len(action.split()) > LONG_ACTION_WORDS:
+            self.add(field, "warning", f"{len(action.split())} words for one step",
+                     "one step fits in a sentence; move detail to continuation_context", "action.long")

@@ -1,0 +1,156 @@
+"""Append-only handoff writing: every handoff is a new file, never a changed one.
+
+``<handoff_dir>/{role-or-session}-{YYYYmmddTHHMMSSZ}.yaml``; a name already
+taken (another handoff in the same second, from this or another process) gets
+``-2``, ``-3``, ... The file is written complete to a temp file first and then
+*linked* to its name: ``link`` fails when the name exists, so creating is
+exclusive and a reader never sees half a handoff. (``storage.write_atomic``
+replaces its target, which is exactly what a handoff must never do.)
+
+A handoff that fails the gate is refused (:class:`HandoffRefused`) unless
+``force`` is given; a forced handoff carries its findings as a comment at the
+top of the file. Every written handoff is recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ctx_tui import audit
+from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
+from ctx_tui.handoff.gate import Finding, check_handoff, passes
+from ctx_tui.handoff.schema import Handoff, dump_handoff
+from ctx_tui.paths import safe_name
+
+#: Give up after this many names taken in one second (something is badly wrong then).
+MAX_SUFFIX = 10_000
+
+
+class HandoffRefused(CtxError):
+    """The gate failed and ``force`` was not given. ``findings`` says why, field by field."""
+
+    exit_code = 1
+
+    def __init__(self, findings: list[Finding]) -> None:
+        errors = [f for f in findings if f.is_error]
+        super().__init__(f"the handoff fails the quality gate ({len(errors)} error(s)); nothing was written")
+        self.findings = findings
+
+
+@dataclass(frozen=True)
+class WrittenHandoff:
+    path: Path
+    findings: list[Finding]
+    forced: bool  # written although the gate failed
+
+
+def handoff_dir(project: Path, config: Config) -> Path:
+    """The handoff folder (``paths.handoff_dir``, relative to the project unless absolute)."""
+    return project / config.paths.handoff_dir
+
+
+def file_stem(data: Mapping[str, Any], now: datetime) -> str:
+    """``{role-or-session}-{UTC timestamp}``: a safe name whatever the role says."""
+    who = data.get("agent_role")
+    if not isinstance(who, str) or not who.strip():
+        who = data.get("session_id")
+    who = who if isinstance(who, str) else ""
+    stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return f"{safe_name(who, fallback='handoff')}-{stamp}"
+
+
+def _forced_comment(findings: list[Finding]) -> str:
+    lines = ["ctx-tui: written with --force although the quality gate failed:"]
+    for f in findings:
+        if f.is_error:
+            lines.append(f"- {f.field}: {f.message}")
+    # A comment is one line per finding; a newline inside a message must not end the comment.
+    return "\n".join(" ".join(line.split()) for line in lines)
+
+
+def _link_exclusive(tmp: str, folder: Path, stem: str) -> Path:
+    """Give the finished temp file the first free name ``stem[-N].yaml``."""
+    for n in range(1, MAX_SUFFIX + 1):
+        target = folder / (f"{stem}.yaml" if n == 1 else f"{stem}-{n}.yaml")
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                raise
+            # No hard links here (some network / FUSE filesystems): exclusive create instead.
+            return _create_exclusive(Path(tmp).read_bytes(), folder, stem, n)
+        return target
+    raise CtxError(f"{folder}: more than {MAX_SUFFIX} handoffs named {stem}; not writing another")
+
+
+def _create_exclusive(payload: bytes, folder: Path, stem: str, start: int) -> Path:
+    for n in range(start, MAX_SUFFIX + 1):
+        target = folder / (f"{stem}.yaml" if n == 1 else f"{stem}-{n}.yaml")
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return target
+    raise CtxError(f"{folder}: more than {MAX_SUFFIX} handoffs named {stem}; not writing another")
+
+
+def write_handoff(
+    project: Path,
+    handoff: Handoff | Mapping[str, Any],
+    config: Config,
+    *,
+    force: bool = False,
+    now: datetime | None = None,
+) -> WrittenHandoff:
+    """Gate ``handoff`` and write it as a new file; :class:`HandoffRefused` when it fails and not ``force``."""
+    data: Mapping[str, Any] = handoff.model_dump() if isinstance(handoff, Handoff) else handoff
+    findings = check_handoff(data, project)
+    ok = passes(findings)
+    if not ok and not force:
+        raise HandoffRefused(findings)
+    folder = handoff_dir(project, config)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CtxError(f"{folder}: cannot create the handoff folder ({exc.strerror or exc})") from None
+    text = dump_handoff(data, comment=None if ok else _forced_comment(findings))
+    stem = file_stem(data, now or datetime.now(timezone.utc))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".handoff-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        path = _link_exclusive(tmp, folder, stem)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+    session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+    details: dict[str, Any] = {
+        "path": str(path.relative_to(project)) if path.is_relative_to(project) else str(path),
+        "role": data.get("agent_role") if isinstance(data.get("agent_role"), str) else None,
+        "forced": not ok,
+        "errors": sum(f.is_error for f in findings),
+        "warnings": sum(not f.is_error for f in findings),
+    }
+    if not ok:
+        details["findings"] = [{"field": f.field, "rule": f.rule, "message": f.message} for f in findings if f.is_error]
+    audit.record(project, "handoff.forced" if not ok else "handoff.written", session=session, **details)
+    return WrittenHandoff(path=path, findings=findings, forced=not ok)
