@@ -74,6 +74,7 @@ class SessionUpdate:
     compacted: bool = False  # a compaction happened in the new part
     skipped: int = 0  # lines skipped in the new part
     changed: bool = False  # anything at all changed (entries, usage, meta, reset)
+    bytes_read: int = 0  # bytes this poll read from the file
 
 
 def count_entry(entry: Entry, model: str | None) -> int:
@@ -154,6 +155,7 @@ class Session:
             reset=reset,
             compacted=len(t.compactions) > before_compactions,
             skipped=t.skipped - before_skipped,
+            bytes_read=self._reader.follower.bytes_read,
         )
         update.changed = bool(
             reset or new_entries or update.compacted or update.skipped or after_usage != before_usage

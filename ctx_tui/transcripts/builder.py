@@ -105,10 +105,13 @@ class Transcript:
     ) -> Entry:
         """Append an entry; long tool results / thinking keep a preview only."""
         chars = len(text)
-        tokens = estimate_tokens(text)
         truncated = False
-        if kind in PREVIEW_KINDS:
+        if kind in PREVIEW_KINDS and chars > PREVIEW_CHARS:
+            # estimate from the preview, scaled: no pass over a huge text
+            tokens = round(estimate_tokens(text[:PREVIEW_CHARS]) * chars / PREVIEW_CHARS)
             text, truncated = preview(text)
+        else:
+            tokens = estimate_tokens(text)
         if kind == Kind.TOOL_CALL and tool_use_id and tool_name:
             self.tool_names[tool_use_id] = tool_name
         elif kind == Kind.TOOL_RESULT and tool_use_id and not tool_name:

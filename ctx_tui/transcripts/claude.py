@@ -58,6 +58,7 @@ _BUILTIN_COMMANDS = frozenset(
 _COMMAND_RE = re.compile(r"<command-name>\s*/?([^<\s]*)\s*</command-name>")
 _ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _SYNTHETIC = "<synthetic>"
+_USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
 def _block_text(content: Any) -> str:
@@ -105,17 +106,27 @@ class ClaudeReader:
         self._usage_by_message: dict[str, Usage] = {}
 
     @staticmethod
-    def skip(line: bytes) -> bool:
-        """True for rows that are dropped without being parsed."""
+    def prepare(line: bytes) -> bytes | None:
+        """The bytes of ``line`` worth parsing, or None for rows dropped unparsed.
+
+        Tool-result rows end with ``toolUseResult``, the client's own copy of
+        the result (often larger than the message itself, and unused here): it
+        is cut off before parsing. A raw ``"toolUseResult":`` can only be a key,
+        since quotes inside JSON strings are escaped; if the cut form does not
+        parse, the caller parses the whole line.
+        """
         if line.startswith(SKIP_PREFIXES):
-            return True
+            return None
         head = line[:600]
-        return any(marker in head for marker in SKIP_MARKERS)
+        if any(marker in head for marker in SKIP_MARKERS):
+            return None
+        cut = line.find(b',"toolUseResult":')
+        return line[:cut] + b"}" if cut > 0 else line
 
     def feed(self, row: dict[str, Any], sidechain: bool | None = None) -> None:
         kind = row.get("type")
         side = bool(row.get("isSidechain")) and not self.subagent_file if sidechain is None else sidechain
-        if not side:
+        if not side and (kind == "user" or self.t.meta.session_id is None):
             self._meta(row)
         if kind == "user":
             self._user(row, side)
@@ -235,16 +246,7 @@ class ClaudeReader:
         if not isinstance(raw, dict):
             return None
 
-        def num(key: str) -> int:
-            value = raw.get(key)
-            return value if isinstance(value, int) else 0
-
-        fields = {
-            "input_tokens": num("input_tokens"),
-            "cache_creation_input_tokens": num("cache_creation_input_tokens"),
-            "cache_read_input_tokens": num("cache_read_input_tokens"),
-            "output_tokens": num("output_tokens"),
-        }
+        fields = {key: value if isinstance(value := raw.get(key), int) else 0 for key in _USAGE_KEYS}
         context = fields["input_tokens"] + fields["cache_creation_input_tokens"] + fields["cache_read_input_tokens"]
         known = self._usage_by_message.get(message_id) if message_id else None
         if known is not None:

@@ -79,11 +79,12 @@ class CodexReader:
         self._compaction_open = False  # a compaction with no entry after its summary yet
 
     @staticmethod
-    def skip(line: bytes) -> bool:
+    def prepare(line: bytes) -> bytes | None:
+        """``line``, or None for event rows that only repeat other rows (dropped unparsed)."""
         head = line[:200]
-        if b'"type":"event_msg"' not in head:
-            return False
-        return not any(kept in head for kept in _EVENTS_KEPT)
+        if b'"type":"event_msg"' in head and not any(kept in head for kept in _EVENTS_KEPT):
+            return None
+        return line
 
     def feed(self, row: dict[str, Any]) -> None:
         kind = row.get("type")

@@ -1,7 +1,7 @@
 """Follow a growing file: read only the bytes appended since the last poll.
 
 A :class:`Follower` keeps its byte offset and the file's identity (device,
-inode). Each :meth:`Follower.read_lines` reads what was appended, in chunks of
+inode). Each :meth:`Follower.read_lines` reads what was appended, through a buffer of
 ``CHUNK`` bytes so a 100 MB file never sits in one buffer, and yields complete
 lines; a partial last line is held until its newline arrives. A file that
 shrank or was replaced (another inode) is read again from zero, and the caller
@@ -26,8 +26,8 @@ class Follower:
         self.path = path
         self.offset = 0  # bytes consumed (complete lines + the held partial line)
         self.identity: tuple[int, int] | None = None
-        self.partial = b""
-        self.bytes_read = 0  # bytes read by the last read_lines (for tests and the bench)
+        self.partial = b""  # an incomplete last line, held until its newline arrives
+        self.bytes_read = 0  # bytes consumed by the last read_lines (for tests and the bench)
 
     @property
     def exists(self) -> bool:
@@ -35,6 +35,7 @@ class Follower:
 
     def check(self) -> bool:
         """Stat the file; return True when it shrank or was replaced (state was reset)."""
+        self.bytes_read = 0
         try:
             st = os.stat(self.path)
         except OSError:
@@ -62,44 +63,34 @@ class Follower:
             return 0
 
     def read_lines(self) -> Iterator[bytes]:
-        """Yield the complete lines appended since the last call (without b"\\n")."""
+        """Yield the complete lines appended since the last call (each ends with b"\\n").
+
+        Lines come from the C-level buffered ``readline`` (``CHUNK`` bytes at a
+        time). An incomplete last line is held in ``partial`` (the offset moves
+        past it) and completed by the bytes of the next read.
+        """
         self.bytes_read = 0
         if self.identity is None:
             return
         try:
-            fh = open(self.path, "rb", buffering=0)
+            fh = open(self.path, "rb", buffering=CHUNK)
         except OSError:
             return
         with fh:
             try:
                 fh.seek(self.offset)
+                for line in fh:
+                    self.offset += len(line)
+                    self.bytes_read += len(line)
+                    if self.partial:
+                        line = self.partial + line
+                        self.partial = b""
+                    if not line.endswith(b"\n"):
+                        self.partial = line
+                        return
+                    yield line
             except OSError:
                 return
-            while True:
-                try:
-                    chunk = fh.read(CHUNK)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                self.offset += len(chunk)
-                self.bytes_read += len(chunk)
-                start = 0
-                end = chunk.find(b"\n")
-                if end < 0:
-                    self.partial += chunk
-                    continue
-                if self.partial:
-                    yield self.partial + chunk[:end]
-                    self.partial = b""
-                    start = end + 1
-                while True:
-                    end = chunk.find(b"\n", start)
-                    if end < 0:
-                        break
-                    yield chunk[start:end]
-                    start = end + 1
-                self.partial = chunk[start:]
 
     def read_all(self) -> bytes | None:
         """The whole file (for whole-document formats), or None when unreadable."""

@@ -52,8 +52,8 @@ class GenericReader:
         self.t = transcript
 
     @staticmethod
-    def skip(line: bytes) -> bool:
-        return False
+    def prepare(line: bytes) -> bytes | None:
+        return line
 
     def feed(self, row: dict[str, Any]) -> bool:
         """Add one message; False when the row is not a message (counted as skipped)."""

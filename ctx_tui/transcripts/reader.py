@@ -29,6 +29,7 @@ from ctx_tui.transcripts.follow import Follower
 from ctx_tui.transcripts.generic import GenericReader, messages_of
 from ctx_tui.transcripts.model import Format
 
+_MALFORMED = object()
 CLAUDE_TYPES = frozenset(
     {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "last-prompt"}
 )
@@ -160,19 +161,25 @@ class TranscriptReader:
         t = self.transcript
         for line in lines:
             reader = self._reader
-            if reader is not None and reader.skip(line):
-                continue
-            if not line.strip():
+            data = line if reader is None else reader.prepare(line)
+            if data is None or not line.strip():
                 continue
             try:
-                row = loads(line)
+                row = loads(data)
             except orjson.JSONDecodeError:
-                self.transcript.skipped += 1
+                row = _MALFORMED
+                if data is not line:  # the trimmed form did not parse: try the whole line
+                    try:
+                        row = loads(line)
+                    except orjson.JSONDecodeError:
+                        pass
+            if row is _MALFORMED:
+                t.skipped += 1
                 continue
             if reader is None:
                 fmt = detect_row(row)
                 if fmt is None:
-                    self.transcript.skipped += 1
+                    t.skipped += 1
                     continue
                 self._choose(fmt)
                 reader = self._reader
