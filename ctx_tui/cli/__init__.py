@@ -24,6 +24,7 @@ COMMAND_MODULES: list[str] = [
     "ctx_tui.cli.hook_cmd",
     "ctx_tui.cli.actions_cmd",
     "ctx_tui.cli.config_cmd",
+    "ctx_tui.cli.memory_cmd",
     "ctx_tui.cli.handoff_cmd",
 ]
 

@@ -101,6 +101,8 @@ class SessionMemory(_Model):
     progress: list[Note] = Field(default_factory=list)
     summaries: list[SavedSummary] = Field(default_factory=list)
     promotions: list[Promotion] = Field(default_factory=list)
+    #: item id -> the decay state last written to the audit log (one event per new state).
+    decay_reported: dict[str, str] = Field(default_factory=dict)
     updated_at: str | None = None
 
     # -- items --------------------------------------------------------------
@@ -234,11 +236,17 @@ def dump_session_memory(memory: SessionMemory) -> str:
 def update_session_memory(
     project: Path, session_id: str, fn: Callable[[SessionMemory], None]
 ) -> SessionMemory:
-    """Locked read-modify-write: ``fn`` changes the loaded memory in place; the result is saved atomically."""
+    """Locked read-modify-write: ``fn`` changes the loaded memory in place; the result is saved atomically.
+
+    Nothing is written when ``fn`` changed nothing (the dashboard calls this on every poll).
+    """
     path = session_memory_path(project, session_id)
     with locked(path):
         memory = _read(path, session_id)
+        before = memory.model_dump()
         fn(memory)
+        if memory.model_dump() == before and path.exists():
+            return memory
         memory.updated_at = now_iso()
         # Validate what fn produced before it reaches the disk.
         memory = SessionMemory.model_validate(memory.model_dump())

@@ -1,0 +1,205 @@
+"""Decay, position and attention risk of tracked items (SPEC section 3).
+
+For each item, from the transcript:
+
+* **rounds since reference** — the current round minus the latest round the
+  item was stated or mentioned (see :mod:`ctx_tui.memory.references`; a
+  restatement recorded in the session memory counts too); an item never
+  mentioned counts from the round it was registered in.
+* **decayed** — rounds since reference >= ``decay.threshold_rounds`` (20), or
+  >= ``decay.high_importance_threshold`` (10) for high importance (the smaller
+  of the two applies). The recommendation follows the importance: restate now
+  (high), consider restating (medium), can ignore (low).
+* **position** — where the item's latest occurrence sits in the live window
+  (0 = start, 1 = end); inside ``position.danger_zone`` (0.3–0.7) it is
+  flagged: the U-shaped attention curve is lowest there.
+* **out of context** — no entry of the live window states or mentions the
+  item (after a compaction dropped it, or it was never said): the worst state.
+
+**Attention risk** (0..1, sorts the dashboard's list), documented in docs/memory.md::
+
+    weight     = 1.0 high, 0.6 medium, 0.3 low
+    forgetting = min(1, rounds_since_reference / threshold)      (1 when out of context)
+    placement  = (1 - attention(position)) / (1 - ATTENTION_FLOOR)   (0 at the ends, 1 in the middle)
+    risk       = weight                                      when out of context
+               = weight * (0.75 * forgetting + 0.25 * placement)   otherwise
+
+so an out-of-context high item (1.0) ranks above a decayed high one (>= 0.75),
+which ranks above anything medium or low.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ctx_tui.config import Config
+from ctx_tui.memory.items import Importance, ItemType, TrackedItem
+from ctx_tui.memory.references import occurrences
+from ctx_tui.transcripts.model import Entry
+from ctx_tui.window_model import WindowEntry
+
+#: The attention the U-shaped curve gives the middle of the window (1.0 at either end).
+ATTENTION_FLOOR = 0.4
+IMPORTANCE_WEIGHT: Mapping[Importance, float] = {Importance.HIGH: 1.0, Importance.MEDIUM: 0.6, Importance.LOW: 0.3}
+FORGETTING_SHARE = 0.75
+
+RESTATE_NOW = "restate now"
+CONSIDER = "consider restating"
+CAN_IGNORE = "can ignore"
+MOVE = "restate to move it to the end"
+OK = "ok"
+Recommendation = Literal["restate now", "consider restating", "can ignore", "restate to move it to the end", "ok"]
+_BY_IMPORTANCE: Mapping[Importance, Recommendation] = {
+    Importance.HIGH: RESTATE_NOW,
+    Importance.MEDIUM: CONSIDER,
+    Importance.LOW: CAN_IGNORE,
+}
+
+
+def attention(position: float) -> float:
+    """The U-shaped attention curve: 1.0 at the start and the end, ATTENTION_FLOOR in the middle."""
+    p = min(1.0, max(0.0, position))
+    return ATTENTION_FLOOR + (1.0 - ATTENTION_FLOOR) * (2.0 * p - 1.0) ** 2
+
+
+def in_danger_zone(position: float, zone: tuple[float, float]) -> bool:
+    return zone[0] <= position <= zone[1]
+
+
+def threshold_for(importance: Importance, config: Config) -> int:
+    """Rounds without a reference after which an item of this importance counts as decayed."""
+    decay = config.decay
+    if importance is Importance.HIGH:
+        return min(decay.high_importance_threshold, decay.threshold_rounds)
+    return decay.threshold_rounds
+
+
+@dataclass(frozen=True, slots=True)
+class ItemStatus:
+    """What the transcript says about one tracked item now."""
+
+    item: TrackedItem
+    last_seen_round: int | None  # latest round it was stated, mentioned or restated
+    rounds_since_reference: int
+    threshold: int
+    position: float | None  # of its latest occurrence in the live window; None when out of context
+    seq: int | None  # the entry of that latest live occurrence
+    in_danger_zone: bool
+    out_of_context: bool
+    decayed: bool
+    recommendation: Recommendation
+    risk: float
+    #: The rounds where later entries mentioned the item (from the transcript and the session memory).
+    referenced_rounds: tuple[int, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def type(self) -> ItemType:
+        return self.item.type
+
+    @property
+    def importance(self) -> Importance:
+        return self.item.importance
+
+    @property
+    def content(self) -> str:
+        return self.item.content
+
+    @property
+    def flagged(self) -> bool:
+        """Decayed or out of context: what ``detect-decay`` lists."""
+        return self.decayed or self.out_of_context
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON shape of ``detect-decay --json``."""
+        return {
+            "id": self.item.id,
+            "type": self.item.type.value,
+            "content": self.item.content,
+            "importance": self.item.importance.value,
+            "rounds_since_reference": self.rounds_since_reference,
+            "last_seen_round": self.last_seen_round,
+            "position": None if self.position is None else round(self.position, 4),
+            "in_danger_zone": self.in_danger_zone,
+            "out_of_context": self.out_of_context,
+            "decayed": self.decayed,
+            "recommendation": self.recommendation,
+            "risk": self.risk,
+        }
+
+
+def risk_score(importance: Importance, forgetting: float, position: float | None, out_of_context: bool) -> float:
+    weight = IMPORTANCE_WEIGHT[importance]
+    if out_of_context or position is None:
+        return round(weight, 3)
+    placement = (1.0 - attention(position)) / (1.0 - ATTENTION_FLOOR)
+    return round(weight * (FORGETTING_SHARE * min(1.0, forgetting) + (1 - FORGETTING_SHARE) * placement), 3)
+
+
+def _recommendation(importance: Importance, decayed: bool, out_of_context: bool, danger: bool) -> Recommendation:
+    if decayed or out_of_context:
+        return _BY_IMPORTANCE[importance]
+    if danger and importance is not Importance.LOW:
+        return MOVE
+    return OK
+
+
+def status_of(
+    item: TrackedItem,
+    found: Sequence[Entry],
+    live_position: Mapping[int, float],
+    current_round: int,
+    config: Config,
+) -> ItemStatus:
+    """The status of one item given the entries that state or mention it."""
+    rounds = {e.round for e in found if e.round >= 1} | set(item.referenced_rounds)
+    if item.source == "extracted" and item.entered_round >= 1:
+        rounds.add(item.entered_round)
+    last_seen = max(rounds) if rounds else None
+    since = max(0, current_round - (last_seen if last_seen is not None else item.entered_round))
+    threshold = threshold_for(item.importance, config)
+    in_live = [e.seq for e in found if e.seq in live_position]
+    seq = in_live[-1] if in_live else None
+    position = live_position[seq] if seq is not None else None
+    out_of_context = position is None
+    enabled = config.decay.enabled
+    decayed = enabled and since >= threshold
+    danger = position is not None and in_danger_zone(position, config.position.danger_zone)
+    risk = risk_score(item.importance, since / threshold, position, out_of_context)
+    references = sorted(r for r in rounds if not (item.source == "extracted" and r == item.entered_round))
+    return ItemStatus(
+        item=item,
+        last_seen_round=last_seen,
+        rounds_since_reference=since,
+        threshold=threshold,
+        position=position,
+        seq=seq,
+        in_danger_zone=danger,
+        out_of_context=out_of_context and enabled,
+        decayed=decayed,
+        recommendation=_recommendation(item.importance, decayed, out_of_context and enabled, danger),
+        risk=risk,
+        referenced_rounds=tuple(references),
+    )
+
+
+def analyze(
+    items: Sequence[TrackedItem],
+    entries: Sequence[Entry],
+    live: Sequence[WindowEntry],
+    current_round: int,
+    config: Config,
+) -> list[ItemStatus]:
+    """Statuses of the active (not dismissed) items, highest attention risk first."""
+    active = [item for item in items if not item.dismissed]
+    found = occurrences(active, entries, config.decay.reference_threshold)
+    live_position = {w.entry.seq: w.position for w in live}
+    statuses = [status_of(item, found[item.id], live_position, current_round, config) for item in active]
+    order = {Importance.HIGH: 0, Importance.MEDIUM: 1, Importance.LOW: 2}
+    statuses.sort(key=lambda s: (-s.risk, order[s.item.importance], -s.rounds_since_reference, s.item.id))
+    return statuses

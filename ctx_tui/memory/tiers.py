@@ -1,0 +1,164 @@
+"""The four memory tiers (SPEC section 2) and a summary of each: count, tokens, items.
+
+| tier        | what it holds                                              | where it lives                    |
+|-------------|------------------------------------------------------------|-----------------------------------|
+| working     | tracked items inside the live window + the last rounds     | the live window of the transcript |
+| short-term  | the whole conversation of this session                     | the transcript                    |
+| medium-term | goals, decisions, constraints, preferences, findings,      | ``.ctx/sessions/<id>.yaml``       |
+|             | progress, saved summaries, pending promotions              |                                   |
+| long-term   | MEMORY.md entries, plus CLAUDE.md / AGENTS.md (read-only)  | the project's memory files        |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.memory.memory_md import MemoryDoc, read_memory
+from ctx_tui.memory.session_store import SessionMemory, dump_session_memory, session_memory_path
+from ctx_tui.tokens import count_tokens
+from ctx_tui.transcripts.model import Entry
+from ctx_tui.window_model import WindowState
+
+#: The working tier holds the live entries of this many latest rounds.
+WORKING_ROUNDS = 3
+#: Read-only instruction files shown in the long-term tier.
+INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md")
+#: Labels kept per tier (the summary is for a panel, not a dump).
+MAX_LABELS = 12
+LABEL_CHARS = 120
+
+TIER_NAMES = ("working", "short-term", "medium-term", "long-term")
+
+
+@dataclass(frozen=True, slots=True)
+class TierSummary:
+    name: str  # one of TIER_NAMES
+    location: str  # where the tier lives
+    count: int
+    tokens: int
+    items: tuple[str, ...]  # labels, most relevant first, at most MAX_LABELS
+    problem: str | None = None  # a source that could not be read
+
+    @property
+    def top(self) -> tuple[str, ...]:
+        return self.items
+
+
+@dataclass(frozen=True, slots=True)
+class LongTermFile:
+    path: Path
+    read_only: bool
+    doc: MemoryDoc | None  # None when missing or unreadable
+    tokens: int = 0
+    problem: str | None = None
+
+
+def _label(prefix: str, text: str) -> str:
+    one = " ".join(text.split())
+    label = f"{prefix}: {one}" if prefix else one
+    return label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
+
+
+def read_long_term(project: Path, config: Config) -> list[LongTermFile]:
+    """MEMORY.md (from config) and the read-only instruction files that exist."""
+    out: list[LongTermFile] = []
+    memory_path = config.paths.memory_path(project)
+    candidates = [(memory_path, False)] + [(project / name, True) for name in INSTRUCTION_FILES]
+    for path, read_only in candidates:
+        if read_only and path == memory_path:
+            continue
+        if not path.exists():
+            if not read_only:
+                out.append(LongTermFile(path, read_only, None))
+            continue
+        try:
+            doc = read_memory(path)
+        except CtxError as exc:
+            out.append(LongTermFile(path, read_only, None, problem=str(exc)))
+            continue
+        out.append(LongTermFile(path, read_only, doc, tokens=count_tokens(doc.render())))
+    return out
+
+
+def _working(state: WindowState, statuses: Sequence[ItemStatus], current_round: int) -> TierSummary:
+    in_window = [s for s in statuses if not s.out_of_context]
+    recent = [w for w in state.live if w.entry.round > current_round - WORKING_ROUNDS]
+    holders = {w.entry.seq for w in recent}
+    live_by_seq = {w.entry.seq: w for w in state.live}
+    tokens = sum(w.tokens for w in recent)
+    for status in in_window:
+        if status.seq is not None and status.seq not in holders and status.seq in live_by_seq:
+            holders.add(status.seq)
+            tokens += live_by_seq[status.seq].tokens
+    labels = [_label(s.item.type.value, s.item.content) for s in in_window]
+    labels.append(f"last {WORKING_ROUNDS} rounds: {len(recent)} entries")
+    return TierSummary("working", "live window", len(in_window), tokens, tuple(labels[:MAX_LABELS]))
+
+
+def _short_term(state: WindowState, entries: Sequence[Entry]) -> TierSummary:
+    main = [e for e in entries if not e.is_sidechain]
+    labels = (
+        f"{state.rounds} rounds, {len(main)} entries",
+        f"{len(state.compactions)} compactions",
+        f"live window: {len(state.live)} entries, {state.context_tokens:,} tokens",
+    )
+    return TierSummary("short-term", str(state.path), len(main), sum(e.tokens for e in main), labels)
+
+
+def _medium_term(project: Path, memory: SessionMemory) -> TierSummary:
+    groups: list[tuple[str, list[str]]] = [
+        ("goal", [n.text for n in memory.goals]),
+        ("constraint", [n.text for n in memory.constraints]),
+        ("preference", [n.text for n in memory.preferences]),
+        ("decision", [d.decision for d in memory.decisions]),
+        ("finding", [n.text for n in memory.findings]),
+        ("progress", [n.text for n in memory.progress]),
+        ("summary", [f"{s.strategy}, {len(s.text):,} chars" for s in memory.summaries]),
+        ("pending promotion", [p.content for p in memory.pending_promotions()]),
+    ]
+    labels = [_label(kind, text) for kind, texts in groups for text in texts]
+    path = session_memory_path(project, memory.session_id)
+    tokens = count_tokens(dump_session_memory(memory)) if path.exists() else 0
+    return TierSummary("medium-term", str(path), len(labels), tokens, tuple(labels[:MAX_LABELS]))
+
+
+def _long_term(files: Sequence[LongTermFile]) -> TierSummary:
+    labels: list[str] = []
+    count = tokens = 0
+    problems = [f.problem for f in files if f.problem]
+    for f in files:
+        if f.doc is None:
+            continue
+        entries = f.doc.entries
+        count += len(entries)
+        tokens += f.tokens
+        if f.read_only:
+            labels.append(f"{f.path.name} (read-only): {len(entries)} entries")
+        else:
+            labels[:0] = [_label(e.section or f.path.name, e.text) for e in entries]
+    location = str(files[0].path) if files else "MEMORY.md"
+    return TierSummary("long-term", location, count, tokens, tuple(labels[:MAX_LABELS]), "; ".join(problems) or None)
+
+
+def tier_summary(
+    project: Path,
+    state: WindowState,
+    entries: Sequence[Entry],
+    memory: SessionMemory,
+    statuses: Sequence[ItemStatus],
+    long_term: Sequence[LongTermFile],
+    current_round: int | None = None,
+) -> list[TierSummary]:
+    """Working, short-term, medium-term and long-term, in that order."""
+    current = state.rounds if current_round is None else current_round
+    return [
+        _working(state, statuses, current),
+        _short_term(state, entries),
+        _medium_term(project, memory),
+        _long_term(long_term),
+    ]
