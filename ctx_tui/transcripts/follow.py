@@ -40,18 +40,19 @@ class Follower:
             st = os.stat(self.path)
         except OSError:
             if self.identity is not None:
-                self._reset()
+                self.reset()
                 return True
             return False
         identity = (st.st_dev, st.st_ino)
         if self.identity is not None and (identity != self.identity or st.st_size < self.offset):
-            self._reset()
+            self.reset()
             self.identity = identity
             return True
         self.identity = identity
         return False
 
-    def _reset(self) -> None:
+    def reset(self) -> None:
+        """Forget the position: the next read starts again from byte zero."""
         self.offset = 0
         self.partial = b""
         self.identity = None

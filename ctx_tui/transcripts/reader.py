@@ -16,6 +16,7 @@ reader are counted in ``skipped`` and never stop the reading.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ class TranscriptReader:
         self.format: Format | None = None
         self.transcript = Transcript(Format.GENERIC)
         self._reader: ClaudeReader | CodexReader | GenericReader | None = None
+        self._subagents: dict[Path, Follower] = {}
 
     @property
     def exists(self) -> bool:
@@ -91,7 +93,34 @@ class TranscriptReader:
             return self._poll_document(reset)
         before = len(self.transcript.entries)
         self._feed_lines(self.follower.read_lines())
+        if self.format == Format.CLAUDE_CODE and not _is_subagent_file(self.path):
+            if self._poll_subagents():
+                self.follower.reset()
+                self._clear()
+                return self.poll()[0] or True, 0
         return reset, before
+
+    def _poll_subagents(self) -> bool:
+        """Read the session's ``<session>/subagents/agent-*.jsonl`` files as sidechain rows.
+
+        Their entries are appended when read (ordered by read time, not by
+        timestamp). Returns True when one of them shrank or was replaced: the
+        caller then re-reads the whole session.
+        """
+        folder = self.path.with_suffix("") / "subagents"
+        try:
+            names = sorted(e.name for e in os.scandir(folder) if e.name.startswith("agent-") and e.name.endswith(".jsonl"))
+        except OSError:
+            names = []
+        for name in names:
+            path = folder / name
+            if path not in self._subagents:
+                self._subagents[path] = Follower(path)
+        for follower in self._subagents.values():
+            if follower.check():
+                return True
+            self._feed_lines(follower.read_lines(), sidechain=True)
+        return False
 
     def _starts_as_document(self) -> bool:
         """True for a whole JSON document: an array, or a {"messages": [...]} object."""
@@ -156,7 +185,7 @@ class TranscriptReader:
         else:
             self._reader = GenericReader(self.transcript)
 
-    def _feed_lines(self, lines: Iterable[bytes]) -> None:
+    def _feed_lines(self, lines: Iterable[bytes], sidechain: bool = False) -> None:
         loads = orjson.loads
         t = self.transcript
         for line in lines:
@@ -188,7 +217,9 @@ class TranscriptReader:
                 t.skipped += 1
                 continue
             try:
-                if reader.feed(row) is False:
+                if sidechain and isinstance(reader, ClaudeReader):
+                    reader.feed(row, sidechain=True)
+                elif reader.feed(row) is False:
                     t.skipped += 1
             except (TypeError, ValueError, AttributeError, KeyError):
                 t.skipped += 1  # a row of an unexpected shape: counted, never fatal
