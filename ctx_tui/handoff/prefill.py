@@ -49,6 +49,16 @@ _CLAUDE_EDIT_TOOLS = {"Edit": "file_path", "MultiEdit": "file_path", "NotebookEd
 _SHELL_TOOLS = frozenset({"shell", "exec_command", "local_shell", "container.exec"})
 #: Shell programs whose path arguments count as "the agent read this file".
 _READ_PROGRAMS = frozenset({"cat", "sed", "head", "tail", "nl", "less", "more", "bat", "view", "jq", "yq"})
+#: Options of those programs that take a value (``head -n 20``, ``sed -e s/a/b/``).
+_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "head": frozenset({"-n", "-c", "--lines", "--bytes"}),
+    "tail": frozenset({"-n", "-c", "--lines", "--bytes"}),
+    "sed": frozenset({"-e", "-f", "-l", "--expression", "--file"}),
+    "nl": frozenset({"-b", "-d", "-f", "-h", "-i", "-n", "-s", "-v", "-w"}),
+    "bat": frozenset({"-l", "-r", "-H", "--language", "--line-range"}),
+}
+#: Programs whose first positional argument is a script or filter, not a file.
+_SCRIPT_FIRST = frozenset({"sed", "jq", "yq"})
 _PATCH_LINE = re.compile(r"^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 _FIRST_GOAL_CHARS = 300
 
@@ -178,8 +188,22 @@ def _shell_reads(command: str) -> list[str]:
             argv = shlex.split(segment)
         except ValueError:
             continue
-        if argv and os.path.basename(argv[0]) in _READ_PROGRAMS:
-            found += [a for a in argv[1:] if not a.startswith("-")]
+        if not argv or os.path.basename(argv[0]) not in _READ_PROGRAMS:
+            continue
+        program = os.path.basename(argv[0])
+        positional: list[str] = []
+        script_given = False
+        args = iter(argv[1:])
+        takes_value = _VALUE_OPTIONS.get(program, frozenset())
+        for arg in args:
+            if arg in takes_value:
+                script_given |= arg in ("-e", "-f", "--expression", "--file")
+                next(args, None)
+            elif not arg.startswith("-"):
+                positional.append(arg)
+        if program in _SCRIPT_FIRST and not script_given:
+            positional = positional[1:]  # sed's script, jq's filter
+        found += [a for a in positional if not a.isdigit()]
     return found
 
 
