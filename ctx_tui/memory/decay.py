@@ -171,7 +171,7 @@ def status_of(
     decayed = enabled and since >= threshold
     danger = position is not None and in_danger_zone(position, config.position.danger_zone)
     risk = risk_score(item.importance, since / threshold, position, out_of_context)
-    references = sorted(r for r in rounds if not (item.source == "extracted" and r == item.entered_round))
+    references = sorted(r for r in rounds if r != item.entered_round)  # where it entered is no reference
     return ItemStatus(
         item=item,
         last_seen_round=last_seen,

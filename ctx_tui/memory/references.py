@@ -162,13 +162,3 @@ def occurrences(
                 found[item.id].append(entry)
     return found
 
-
-def referenced_rounds(item: TrackedItem, found: Sequence[Entry]) -> list[int]:
-    """The rounds of ``found`` that count as references of ``item``.
-
-    An extracted item's own round is where it was said, not a reference to it.
-    """
-    rounds = {e.round for e in found if e.round >= 1}
-    if item.source == "extracted":
-        rounds.discard(item.entered_round)
-    return sorted(rounds)

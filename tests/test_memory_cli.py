@@ -1,0 +1,114 @@
+"""The memory commands end to end through the dispatcher."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ctx_tui.cli import main
+
+from test_memory_decay import ROUNDS, write_session
+
+
+@pytest.fixture
+def transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    return str(write_session(tmp_path / "chat.jsonl"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_detect_decay_json_lists_decayed_only(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "register", transcript, "--id", "k8s", "--type", "finding", "--content", "The staging cluster runs Kubernetes 1.29")
+    assert code == 0 and "registered finding k8s" in out
+    code, out, _ = _run(capsys, "detect-decay", transcript, "--json")
+    assert code == 0
+    data = json.loads(out)
+    by_id = {d["id"]: d for d in data}
+    assert by_id["k8s"]["rounds_since_reference"] == ROUNDS - 5 and by_id["k8s"]["recommendation"] == "can ignore"
+    pref = next(d for d in data if d["type"] == "user_preference")
+    assert pref["importance"] == "high" and pref["rounds_since_reference"] == 12 and pref["recommendation"] == "restate now"
+    for d in data:
+        assert {"id", "type", "content", "importance", "rounds_since_reference", "position", "recommendation"} <= set(d)
+        assert d["decayed"] or d["out_of_context"]
+    # as of an earlier round, fewer are decayed
+    code, out, _ = _run(capsys, "detect-decay", transcript, "--json", "--current-round", "20")
+    assert {d["id"] for d in json.loads(out)} < set(by_id)
+
+
+def test_detect_decay_readable(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "detect-decay", transcript)
+    assert code == 0
+    assert f"Current round: {ROUNDS}" in out
+    assert "[High importance] user_preference" in out and "Suggestion: restate now" in out
+    assert "Position warnings:" in out  # the Redis decision sits mid-window
+    code, _, err = _run(capsys, "detect-decay", transcript, "--current-round", "0")
+    assert code == 2 and "1-based" in err
+
+
+def test_register_refuses_unknown_type_and_updates_by_id(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "register", transcript, "--id", "x", "--type", "wish", "--content", "c")
+    assert code == 2 and "known types: goal, constraint, user_preference" in err and "Traceback" not in err
+    assert _run(capsys, "register", transcript, "--id", "x", "--type", "note", "--content", "first")[0] == 0
+    code, out, _ = _run(capsys, "register", transcript, "--id", "x", "--type", "note", "--content", "second", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["created"] is False and data["item"]["content"] == "second"
+    assert data["item"]["importance"] == "low" and data["item"]["entered_round"] == ROUNDS
+
+
+def test_check_position(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _run(capsys, "register", transcript, "--id", "redis", "--type", "decision", "--content", "We'll go with Redis for the session cache")
+    code, out, _ = _run(capsys, "check-position", transcript, "--id", "redis", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["in_danger_zone"] is True and 0.3 < data["fraction"] < 0.7
+    code, out, _ = _run(capsys, "check-position", transcript, "--id", "redis", "--position", "2500", "--total", "5000")
+    assert code == 0 and "Position warning" in out and "2500/5000" in out
+    code, out, _ = _run(capsys, "check-position", transcript, "--id", "redis", "--position", "100", "--total", "5000")
+    assert code == 0 and "outside the danger zone" in out
+    code, _, err = _run(capsys, "check-position", transcript, "--id", "redis", "--position", "100")
+    assert code == 2 and "together" in err
+    code, _, err = _run(capsys, "check-position", transcript, "--id", "ghost")
+    assert code == 2 and "no active item 'ghost'" in err and "redis" in err
+
+
+def test_summarize_session_markdown(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "summarize-session", transcript)
+    assert code == 0
+    for heading in ("# Session chat", "## Goals", "## Decisions", "## Constraints", "## Progress", "## Decayed items"):
+        assert heading in out
+    assert "- We'll go with Redis for the session cache" in out
+    assert "restate now" in out
+    code, out, _ = _run(capsys, "summarize-session", transcript, "--json")
+    data = json.loads(out)
+    assert data["round"] == ROUNDS and data["decisions"][0]["decision"].startswith("We'll go with Redis")
+
+
+def test_tiers_command(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("MEMORY.md").write_text("## Notes\n- hello\n")
+    code, out, _ = _run(capsys, "tiers", transcript, "--json")
+    tiers = json.loads(out)
+    assert code == 0 and [t["name"] for t in tiers] == ["working", "short-term", "medium-term", "long-term"]
+    assert tiers[3]["count"] == 1
+    code, out, _ = _run(capsys, "tiers", transcript)
+    assert code == 0 and out.startswith("working")
+
+
+def test_hostile_content_is_printed_inert(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    evil = "\x1b[2J\x1b]0;pwned\x07 [bold red]boom[/] never do this"
+    assert _run(capsys, "register", transcript, "--id", "evil", "--type", "constraint", "--content", evil)[0] == 0
+    code, out, _ = _run(capsys, "summarize-session", transcript)
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+
+
+def test_bad_session_memory_file_exits_2(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(".ctx/sessions/chat.yaml")
+    path.parent.mkdir(parents=True)
+    path.write_text("items: {broken: [\n")
+    code, _, err = _run(capsys, "detect-decay", transcript)
+    assert code == 2 and "chat.yaml" in err and "invalid YAML" in err and "Traceback" not in err

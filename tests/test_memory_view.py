@@ -1,0 +1,133 @@
+"""build_memory_view: persistence, dismissals, duplicates, sparse audit, tiers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctx_tui.audit import read_events
+from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.registry import dismiss_item, register_item
+from ctx_tui.memory.session_store import load_session_memory, session_memory_path
+from ctx_tui.memory.view import build_memory_view, session_id_of
+from ctx_tui.window import Session
+
+from test_memory_decay import ROUNDS, write_session
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Session:
+    s = Session(write_session(tmp_path / "chat.jsonl"), Config())
+    s.poll()
+    return s
+
+
+def _actions(project: Path) -> list[str]:
+    return [e["action"] for e in read_events(project)]
+
+
+def test_extraction_is_persisted_and_audited_once(tmp_path: Path, session: Session) -> None:
+    project = tmp_path / "project"
+    view = build_memory_view(project, session, Config())
+    sid = session_id_of(session)
+    assert sid == "chat" and view.current_round == ROUNDS
+    types = {i.type for i in view.extraction.added}
+    assert {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION} <= types
+    memory = load_session_memory(project, sid)
+    assert {i.id for i in memory.items} == {i.id for i in view.extraction.added}
+    assert [n.text for n in memory.preferences] == ["I prefer Feishu for build notifications."]
+    assert _actions(project).count("extract") == 1
+    assert "decay" in _actions(project)  # the Feishu preference is 12 rounds old
+    path = session_memory_path(project, sid)
+    before = (path.read_bytes(), path.stat().st_mtime_ns, len(list(read_events(project))))
+    again = build_memory_view(project, session, Config())
+    assert again.extraction.added == ()
+    assert (path.read_bytes(), path.stat().st_mtime_ns, len(list(read_events(project)))) == before
+    assert [s.item.id for s in again.statuses] == [s.item.id for s in view.statuses]
+    assert again.statuses == tuple(sorted(again.statuses, key=lambda s: -s.risk))
+
+
+def test_decay_event_once_per_state(tmp_path: Path, session: Session) -> None:
+    build_memory_view(tmp_path, session, Config(), current_round=ROUNDS)
+    build_memory_view(tmp_path, session, Config(), current_round=ROUNDS)
+    decays = [e for e in read_events(tmp_path) if e["action"] == "decay"]
+    assert len(decays) == 1
+    ids = {i["id"] for i in decays[0]["details"]["items"]}
+    assert any(i.startswith("user_preference-") for i in ids)
+
+
+def test_dismissed_stays_dismissed(tmp_path: Path, session: Session) -> None:
+    view = build_memory_view(tmp_path, session, Config())
+    pref = next(i for i in view.extraction.added if i.type is ItemType.USER_PREFERENCE)
+    dismiss_item(tmp_path, view.session_id, pref.id)
+    view = build_memory_view(tmp_path, session, Config())
+    assert view.status(pref.id) is None and view.extraction.added == ()
+    assert load_session_memory(tmp_path, view.session_id).get_item(pref.id).dismissed  # type: ignore[union-attr]
+    assert "dismiss" in _actions(tmp_path)
+    with pytest.raises(CtxError, match="no item 'nope'"):
+        dismiss_item(tmp_path, view.session_id, "nope")
+
+
+def test_registered_item_is_never_duplicated_by_extraction(tmp_path: Path, session: Session) -> None:
+    sid = session_id_of(session)
+    item, created = register_item(
+        tmp_path, sid, "migrations", ItemType.CONSTRAINT, "Always run the alembic database migrations before deploying the service", 1
+    )
+    assert created and item.source == "registered"
+    view = build_memory_view(tmp_path, session, Config())
+    constraints = [s for s in view.statuses if s.item.type is ItemType.CONSTRAINT]
+    assert [s.item.id for s in constraints] == ["migrations"]
+    assert len(view.extraction.duplicates) == 1
+    # registering what was extracted replaces the extracted item (dismissed, not deleted)
+    pref = next(s.item for s in view.statuses if s.item.type is ItemType.USER_PREFERENCE)
+    register_item(tmp_path, sid, "feishu", ItemType.USER_PREFERENCE, "I prefer Feishu for build notifications", ROUNDS)
+    memory = load_session_memory(tmp_path, sid)
+    assert memory.get_item(pref.id).dismissed  # type: ignore[union-attr]
+    assert [n.item_id for n in memory.preferences] == ["feishu"]
+    # an existing id is updated, not duplicated
+    _, created = register_item(tmp_path, sid, "feishu", ItemType.USER_PREFERENCE, "Use Feishu for all notifications", ROUNDS)
+    assert not created
+    assert [i.id for i in load_session_memory(tmp_path, sid).items].count("feishu") == 1
+    registrations = [e for e in read_events(tmp_path) if e["action"] == "register"]
+    assert [e["details"]["created"] for e in registrations] == [True, True, False]
+    with pytest.raises(CtxError, match="invalid --id"):
+        register_item(tmp_path, sid, "bad id", ItemType.NOTE, "x", 1)
+
+
+def test_tiers(tmp_path: Path, session: Session) -> None:
+    (tmp_path / "MEMORY.md").write_text("# Memory\n\n## Constraints\n- Never force-push\n- Keep CI green\n")
+    (tmp_path / "CLAUDE.md").write_text("# Rules\n\n- Use uv for Python\n")
+    view = build_memory_view(tmp_path, session, Config())
+    tiers = {t.name: t for t in view.tiers}
+    assert list(tiers) == ["working", "short-term", "medium-term", "long-term"]
+    assert tiers["long-term"].count == 3 and tiers["long-term"].tokens > 0
+    assert tiers["long-term"].items[:2] == ("Constraints: Never force-push", "Constraints: Keep CI green")
+    assert "CLAUDE.md (read-only): 1 entries" in tiers["long-term"].items
+    assert tiers["short-term"].count == len(session.entries)
+    assert tiers["working"].count == sum(1 for s in view.statuses if not s.out_of_context)
+    memory = view.memory
+    expected = len(memory.goals) + len(memory.constraints) + len(memory.preferences) + len(memory.decisions)
+    assert tiers["medium-term"].count == expected and tiers["medium-term"].tokens > 0
+    # CLAUDE.md is only read
+    assert (tmp_path / "CLAUDE.md").read_text() == "# Rules\n\n- Use uv for Python\n"
+
+
+def test_memory_file_from_config(tmp_path: Path, session: Session) -> None:
+    notes = tmp_path / "notes" / "MEM.md"
+    notes.parent.mkdir()
+    notes.write_text("## Facts\n- one\n")
+    config = Config.model_validate({"paths": {"memory_file": "notes/MEM.md"}})
+    tiers = {t.name: t for t in build_memory_view(tmp_path, session, config).tiers}
+    assert tiers["long-term"].location == str(notes) and tiers["long-term"].count == 1
+
+
+def test_corrupt_session_memory_is_a_clear_error(tmp_path: Path, session: Session) -> None:
+    path = session_memory_path(tmp_path, session_id_of(session))
+    path.parent.mkdir(parents=True)
+    path.write_text("items: [\n")
+    with pytest.raises(CtxError, match=str(path)):
+        build_memory_view(tmp_path, session, Config())
+    assert path.read_text() == "items: [\n"
