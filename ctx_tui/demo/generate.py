@@ -29,9 +29,9 @@ FINAL_TOKENS = 171_000  # ~86% of 200k: past the handoff threshold
 _NS = uuid.UUID("6f1d3c2e-8a4b-4c1d-9e2f-0a1b2c3d4e5f")
 
 FIRST_PROMPT = (
-    "Goal: add per-client rate limiting to the shopfront REST API (src/shopfront/api/) so one "
-    "client cannot starve the others. Constraints: always keep the public API backwards "
-    "compatible, and never touch the migrations folder (db/migrations/) — the DBA owns it. "
+    "Add per-client rate limiting to the shopfront REST API (src/shopfront/api/) so one "
+    "client cannot starve the others. Always keep the public API backwards compatible. "
+    "Never touch the migrations folder (db/migrations/); the DBA owns it. "
     "I prefer small commits, each with its tests."
 )
 FADING_FACT = (
@@ -39,24 +39,24 @@ FADING_FACT = (
     "— never the default port 6379, that one is the session store."
 )
 DECISION = (
-    "Decision: use a sliding-window log in a Redis sorted set per client (ZADD + ZREMRANGEBYSCORE "
+    "We'll go with a sliding-window log in a Redis sorted set per client (ZADD + ZREMRANGEBYSCORE "
     "in one MULTI), because a fixed window lets a client burst twice the limit across the "
     "window boundary."
 )
 
 #: (user prompt, [(tool name, input, output lines), ...], assistant reply), one per round.
 ROUNDS: list[tuple[str, list[tuple[str, dict[str, Any], int]], str]] = [
-    (FIRST_PROMPT, [("Glob", {"pattern": "src/shopfront/api/**/*.py"}, 30), ("Read", {"file_path": "src/shopfront/api/app.py"}, 160)],
+    (FIRST_PROMPT, [("Glob", {"pattern": "src/shopfront/api/**/*.py"}, 30), ("Read", {"file_path": "src/shopfront/api/app.py"}, 700)],
      "The API is a Starlette app; requests pass through `build_middleware()` in app.py. I'll add the limiter as middleware."),
-    (FADING_FACT, [("Read", {"file_path": "src/shopfront/settings.py"}, 120)],
+    (FADING_FACT, [("Read", {"file_path": "src/shopfront/settings.py"}, 600)],
      "Noted. settings.py reads REDIS_URL; I'll add RATE_LIMIT_REDIS_URL for the limiter."),
-    ("What does a request to /orders cost today? Check the handlers.", [("Grep", {"pattern": "async def .*order", "path": "src/shopfront/api"}, 40), ("Read", {"file_path": "src/shopfront/api/orders.py"}, 220)],
+    ("What does a request to /orders cost today? Check the handlers.", [("Grep", {"pattern": "async def .*order", "path": "src/shopfront/api"}, 40), ("Read", {"file_path": "src/shopfront/api/orders.py"}, 800)],
      "/orders does two queries and one Redis read; a limiter check adds one round trip."),
     ("Sketch the limiter interface first.", [("Write", {"file_path": "src/shopfront/ratelimit/limiter.py"}, 12)],
      "Added `RateLimiter.check(client_id) -> Decision` with a Protocol so storage can be swapped in tests."),
-    ("Run the existing tests before we change anything.", [("Bash", {"command": "pytest -q tests/api"}, 90)],
+    ("Run the existing tests before we change anything.", [("Bash", {"command": "pytest -q tests/api"}, 500)],
      "118 passed, 2 skipped in 14.2s. Baseline is green."),
-    ("How should we count requests?", [("Read", {"file_path": "docs/adr/0007-caching.md"}, 140)],
+    ("How should we count requests?", [("Read", {"file_path": "docs/adr/0007-caching.md"}, 600)],
      "Two options: a fixed window counter (INCR + EXPIRE) or a sliding-window log (sorted set). Trade-offs below."),
     ("Go with the one that cannot be gamed at the boundary.", [],
      DECISION),
@@ -134,6 +134,17 @@ def _tool_output(name: str, args: dict[str, Any], lines: int, seed: int) -> str:
     return "\n".join(out)
 
 
+def _thinking(r: int, prompt: str, tools: list[tuple[str, dict[str, Any], int]], reply: str) -> str:
+    """The agent's reasoning for a round: what was asked, which tools, what to check."""
+    steps = "; ".join(f"{name} {next(iter(args.values()))}" for name, args, _ in tools) or "no tool needed"
+    return (
+        f"Round {r}. The user asks: {prompt}\n"
+        f"Plan: {steps}. Keep the change small and covered by tests; re-check that responses keep "
+        f"their current shape and that nothing outside src/shopfront/ratelimit/ changes without a reason.\n"
+        f"Expected outcome: {reply}"
+    )
+
+
 class _Writer:
     def __init__(self) -> None:
         self.rows: list[dict[str, Any]] = []
@@ -199,7 +210,7 @@ def build_rows() -> list[dict[str, Any]]:
     made = 0
     for r, (prompt, tools, reply) in enumerate(ROUNDS, start=1):
         w.user(prompt)
-        thinking = {"type": "thinking", "thinking": f"Round {r}: {prompt[:120]} — plan the smallest step that keeps the tests green.", "signature": "demo"}
+        thinking = {"type": "thinking", "thinking": _thinking(r, prompt, tools, reply), "signature": "demo"}
         for t, (name, args, lines) in enumerate(tools):
             made += 1
             previous, context = context, int(BASELINE_TOKENS + step * made)
@@ -208,7 +219,8 @@ def build_rows() -> list[dict[str, Any]]:
             if t == 0:
                 blocks.insert(0, thinking)
             w.assistant(blocks, context, previous)
-            w.user([{"tool_use_id": tool_id, "type": "tool_result", "content": _tool_output(name, args, lines, r * 10 + t)}], seconds=3.0)
+            output = _tool_output(name, args, max(3, lines // 5), r * 10 + t)
+            w.user([{"tool_use_id": tool_id, "type": "tool_result", "content": output}], seconds=3.0)
         made += 1
         previous, context = context, int(BASELINE_TOKENS + step * made)
         blocks = [{"type": "text", "text": reply}]

@@ -20,7 +20,6 @@ from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem
-from ctx_tui.ui.rows import MemoryRows, memory_rows
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
 
@@ -56,7 +55,6 @@ class DashboardApp(App[None]):
         self.project = project
         self.follow = follow
         self.feed = SessionFeed(path, project, config, clock)
-        self.rows = MemoryRows()
         self._last_problem: str | None = None
 
     def on_mount(self) -> None:
@@ -103,12 +101,10 @@ class DashboardApp(App[None]):
     def watch_snapshot(self, old: Snapshot | None, new: Snapshot | None) -> None:
         if new is None:
             return
-        rows = memory_rows(new.memory)
-        for notice in notices(old, self.rows, new, rows):
+        for notice in notices(old, new):
             self.notify(notice.text, title=notice.title, severity=notice.severity, markup=False)
-        self.rows = rows
         self._last_problem = None
-        self.dashboard.show_snapshot(new, rows, self.follow)
+        self.dashboard.show_snapshot(new, self.follow)
 
     def on_source_problem(self, message: SourceProblem) -> None:
         if message.text != self._last_problem:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ctx_tui.ui.messages import Snapshot
-from ctx_tui.ui.rows import MemoryRows
 from ctx_tui.ui.safe import clean, shorten
 
 Severity = Literal["information", "warning", "error"]
@@ -19,8 +18,9 @@ class Notice:
     severity: Severity = "information"
 
 
-def notices(prev: Snapshot | None, prev_rows: MemoryRows, new: Snapshot, rows: MemoryRows) -> list[Notice]:
-    """Events between ``prev`` and ``new``: compaction, handoff threshold crossed, items decayed.
+def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
+    """Events between ``prev`` and ``new``: compaction, handoff threshold crossed, items decayed
+    (or dropped out of the context).
 
     Nothing is announced for the first snapshot (what was already true when the
     dashboard opened is on screen, not news).
@@ -28,7 +28,7 @@ def notices(prev: Snapshot | None, prev_rows: MemoryRows, new: Snapshot, rows: M
     if prev is None:
         return []
     out: list[Notice] = []
-    if new.compacted or len(new.state.compactions) > len(prev.state.compactions):
+    if len(new.state.compactions) > len(prev.state.compactions):
         last = new.state.compactions[-1] if new.state.compactions else None
         before = f" ({last.pre_tokens:,} tokens before)" if last and last.pre_tokens else ""
         out.append(Notice("Compaction", f"The agent compacted its context{before}; the live window restarts at the summary."))
@@ -37,9 +37,10 @@ def notices(prev: Snapshot | None, prev_rows: MemoryRows, new: Snapshot, rows: M
         out.append(
             Notice("Handoff threshold", f"Context at {new.state.usage_pct:.0f}% (threshold {threshold:.0f}%): press h to write a handoff.", "warning")
         )
-    was_decayed = {item.id for item in prev_rows.items if item.decayed}
-    for item in rows.items:
-        if item.decayed and item.id not in was_decayed:
-            text = shorten(clean(item.content, one_line=True), 100)
-            out.append(Notice("Item decayed", f"{item.type}: {text} — {item.recommendation}", "warning"))
+    was_flagged = {s.id for s in prev.memory.statuses if s.flagged} if prev.memory else set()
+    for status in new.memory.statuses if new.memory else ():
+        if status.flagged and status.id not in was_flagged:
+            text = shorten(clean(status.content, one_line=True), 100)
+            what = "Item out of context" if status.out_of_context else "Item decayed"
+            out.append(Notice(what, f"{status.type.value}: {text} — {status.recommendation}", "warning"))
     return out

@@ -14,11 +14,10 @@ from pathlib import Path
 
 from ctx_tui.config import Config, ConfigError, load_config, project_config_path
 from ctx_tui.errors import CtxError
+from ctx_tui.memory.view import MemoryView, build_memory_view
 from ctx_tui.paths import state_dir
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.window import Session
-
-MEMORY_UNAVAILABLE = "memory model not available"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +55,11 @@ class SessionFeed:
         return {d for d in wanted if d.is_dir()}
 
     def is_relevant(self, path: Path) -> bool:
+        """The followed files, session memory and handoff YAML; never temp or lock files."""
         if path in self.watched_files():
             return True
-        return path.parent in {state_dir(self.project) / "sessions", self.handoff_dir()} and not path.name.startswith(".")
+        folders = {state_dir(self.project) / "sessions", self.handoff_dir()}
+        return path.parent in folders and path.suffix == ".yaml" and not path.name.startswith(".")
 
     # -- reading -------------------------------------------------------------------------
     def read(self, changed: Iterable[Path] = ()) -> ReadResult:
@@ -74,6 +75,9 @@ class SessionFeed:
             state = self._session.state()
         except (OSError, CtxError, ValueError) as exc:
             problems.append(f"cannot read {self.path.name}: {_reason(exc)}")
+            return ReadResult(self._last, tuple(problems))
+        if not self._session.exists:
+            problems.append(f"{self.path.name} is missing (waiting for it to come back)")
             return ReadResult(self._last, tuple(problems))
         memory, note = self._memory(self._session)
         first = self._last is None
@@ -105,11 +109,7 @@ class SessionFeed:
             self._last = None
         return []
 
-    def _memory(self, session: Session) -> tuple[object | None, str | None]:
-        try:
-            from ctx_tui.memory.view import build_memory_view
-        except ImportError:
-            return None, MEMORY_UNAVAILABLE
+    def _memory(self, session: Session) -> tuple[MemoryView | None, str | None]:
         try:
             return build_memory_view(self.project, session, self.config), None
         except (OSError, CtxError, ValueError) as exc:

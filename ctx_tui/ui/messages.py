@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
 from textual.message import Message
 
+from ctx_tui.memory.view import MemoryView
 from ctx_tui.window_model import WindowState
 
 
@@ -17,8 +16,8 @@ class Snapshot:
     """Everything the panels show, read in one batch off the UI thread."""
 
     state: WindowState
-    #: ``ctx_tui.memory.view.MemoryView`` of the session, or None with ``memory_note`` saying why.
-    memory: Any | None
+    #: The memory model's view of the session, or None with ``memory_note`` saying why.
+    memory: MemoryView | None
     memory_note: str | None
     handoff_threshold: float  # fraction of the window at which a handoff is suggested
     danger_zone: tuple[float, float]

@@ -11,7 +11,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
 from ctx_tui.ui.messages import Snapshot
-from ctx_tui.ui.rows import MemoryRows
 from ctx_tui.ui.safe import literal
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 from ctx_tui.ui.widgets.heatmap import HeatMap
@@ -20,7 +19,7 @@ from ctx_tui.ui.widgets.session_bar import SessionBar, display_path
 from ctx_tui.ui.widgets.tiers import TiersPanel
 from ctx_tui.ui.widgets.usage import UsagePanel
 
-#: Below this width the panels stack in one scrolling column; from it on, two columns.
+#: Below this width the panels stack in one scrolling column; from it on, a two-column grid.
 WIDE_AT = 120
 
 
@@ -38,13 +37,11 @@ class DashboardScreen(Screen[None]):
             yield LoadingIndicator()
             yield Static(literal(f"reading {display_path(self._path, self._project)}"), id="loading-text")
         with VerticalScroll(id="body"):
-            with Vertical(id="col-left", classes="column"):
-                yield UsagePanel(id="usage", classes="panel")
-                yield HeatMap(id="heatmap", classes="panel")
-            with Vertical(id="col-right", classes="column"):
-                yield DecayPanel(id="decay", classes="panel")
-                yield TiersPanel(id="tiers", classes="panel")
-                yield PromotionsPanel(id="promotions", classes="panel")
+            yield UsagePanel(id="usage", classes="panel")
+            yield HeatMap(id="heatmap", classes="panel")
+            yield DecayPanel(id="decay", classes="panel")
+            yield TiersPanel(id="tiers", classes="panel")
+            yield PromotionsPanel(id="promotions", classes="panel")
         yield Footer()
 
     def show_loading(self, size_bytes: int) -> None:
@@ -52,16 +49,18 @@ class DashboardScreen(Screen[None]):
         text = f"reading {display_path(self._path, self._project)} ({mb:.1f} MB)…"
         self.query_one("#loading-text", Static).update(literal(text))
 
-    def show_snapshot(self, snapshot: Snapshot, rows: MemoryRows, following: bool) -> None:
+    def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
         self.query_one("#loading").display = False
         self.query_one("#body").display = True
         state = snapshot.state
         self.query_one(SessionBar).show(state.meta, snapshot.changed_at, following)
         self.query_one(UsagePanel).show(state, snapshot.handoff_threshold)
-        self.query_one(HeatMap).show(state.live, state.context_tokens, snapshot.danger_zone, rows.items, snapshot.memory_note)
-        self.query_one(DecayPanel).show(rows.items, snapshot.memory_note)
-        self.query_one(TiersPanel).show(rows.tiers, snapshot.memory_note)
-        self.query_one(PromotionsPanel).show(rows.promotions, snapshot.memory_note)
+        view, note = snapshot.memory, snapshot.memory_note
+        statuses = view.statuses if view else ()
+        self.query_one(HeatMap).show(state.live, state.context_tokens, snapshot.danger_zone, statuses, note)
+        self.query_one(DecayPanel).show(statuses, note)
+        self.query_one(TiersPanel).show(view.tiers if view else (), note)
+        self.query_one(PromotionsPanel).show(view.pending_promotions if view else (), note)
         heatmap = self.query_one(HeatMap)
         heatmap.border_subtitle = f"{len(state.live)} entries · {state.context_tokens:,} tokens"
 

@@ -1,7 +1,7 @@
 """The position heat-map: where things sit in the live window and how much attention each place gets.
 
 Row by row: a scale with the danger zone labelled; the attention gradient
-(U-shaped: the model attends most to the start and the end) with the danger
+(U-shaped, ``ctx_tui.memory.decay.attention``: most at the start and the end) with the danger
 zone shaded; a marker for every tracked item at its position, keyed to the
 legend below; what fills the window, by kind; the legends.
 """
@@ -15,8 +15,8 @@ from rich.text import Text
 from textual.color import Color
 from textual.widget import Widget
 
+from ctx_tui.memory.decay import ItemStatus, attention
 from ctx_tui.transcripts.model import Kind
-from ctx_tui.ui.rows import ItemRow
 from ctx_tui.ui.safe import literal
 from ctx_tui.window_model import WindowEntry
 
@@ -31,13 +31,6 @@ FILL_GROUPS: tuple[tuple[str, str, frozenset[Kind]], ...] = (
     ("summary", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
 )
 _GROUP_OF = {kind: index for index, (_, _, kinds) in enumerate(FILL_GROUPS) for kind in kinds}
-
-
-def attention(position: float) -> float:
-    """Relative attention at a position of the window, 0..1: high at both ends, lowest mid-way
-    ("lost in the middle"): a parabola with 0.15 at the centre and 1.0 at the edges."""
-    centred = 2.0 * position - 1.0
-    return 0.15 + 0.85 * centred * centred
 
 
 def fill_by_column(entries: Sequence[WindowEntry], total: int, width: int) -> list[int | None]:
@@ -91,7 +84,7 @@ class HeatMap(Widget):
         self._entries: Sequence[WindowEntry] = ()
         self._total = 0
         self._zone = (0.3, 0.7)
-        self._items: Sequence[ItemRow] = ()
+        self._items: Sequence[ItemStatus] = ()
         self._note: str | None = None
 
     def show(
@@ -99,7 +92,7 @@ class HeatMap(Widget):
         entries: Sequence[WindowEntry],
         total: int,
         danger_zone: tuple[float, float],
-        items: Sequence[ItemRow],
+        items: Sequence[ItemStatus],
         note: str | None,
     ) -> None:
         self._entries = entries
@@ -107,7 +100,7 @@ class HeatMap(Widget):
         self._zone = danger_zone
         self._items = [item for item in items if item.position is not None]
         self._note = note
-        self.refresh()
+        self.refresh(layout=True)
 
     def on_mount(self) -> None:
         self.border_title = "Position heat-map"
@@ -153,7 +146,7 @@ class HeatMap(Widget):
         cells: list[tuple[str, str]] = [("─", "heatmap--label")] * width
         for key, item in zip(MARKER_KEYS, self._items):
             col = min(width - 1, int((item.position or 0.0) * width))
-            cells[col] = ("+" if cells[col][0] != "─" else key, f"heatmap--{item.importance}")
+            cells[col] = ("+" if cells[col][0] != "─" else key, f"heatmap--{item.importance.value}")
         text = Text(no_wrap=True, end="")
         for ch, cls in cells:
             text.append(ch, style=self._component_style(cls))
@@ -184,9 +177,9 @@ class HeatMap(Widget):
         out: list[Text] = []
         for key, item in list(zip(MARKER_KEYS, self._items))[:lines]:
             line = Text(no_wrap=True, end="")
-            line.append(f"{key} ", style=self._component_style(f"heatmap--{item.importance}"))
+            line.append(f"{key} ", style=self._component_style(f"heatmap--{item.importance.value}"))
             zone = " ⚠" if item.in_danger_zone else ""
-            head = f"{item.type} @{item.position:.0%}{zone} "
+            head = f"{item.type.value} @{item.position:.0%}{zone} "
             line.append(head, style="bold")
             line.append_text(literal(item.content, one_line=True, limit=max(1, width - len(head) - 2)))
             out.append(line)
@@ -194,6 +187,13 @@ class HeatMap(Widget):
 
     def _component_style(self, name: str) -> Style:
         return self.get_component_rich_style(name)
+
+    #: Most legend lines the widget asks for when its height is automatic.
+    MAX_LEGEND = 12
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        """With ``height: auto``: the bands (two rows each) plus one legend line per marked item."""
+        return 7 + max(1, min(len(self._items), self.MAX_LEGEND))
 
     def render(self) -> Text:
         width = max(10, self.content_region.width or self.size.width)

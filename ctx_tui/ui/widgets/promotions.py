@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from ctx_tui.ui.rows import PromotionRow
+from ctx_tui.memory.session_store import Promotion
 from ctx_tui.ui.safe import literal
 
 
@@ -15,7 +15,7 @@ class PromotionsPanel(Static):
     def on_mount(self) -> None:
         self.border_title = "Pending promotions"
 
-    def show(self, promotions: Sequence[PromotionRow], note: str | None) -> None:
+    def show(self, promotions: Sequence[Promotion], note: str | None) -> None:
         self.border_subtitle = f"{len(promotions)} waiting · a approve · x reject" if promotions else ""
         if not promotions:
             self.update(literal(note or "nothing waits for approval", "dim"))
@@ -24,7 +24,7 @@ class PromotionsPanel(Static):
         for promo in promotions:
             line = Text(no_wrap=True, end="", overflow="ellipsis")
             line.append("▸ ", style="bold")
-            line.append_text(literal(promo.type, "bold", one_line=True))
+            line.append_text(literal(promo.type.value, "bold", one_line=True))
             line.append(": ")
             line.append_text(literal(promo.content, one_line=True))
             if promo.reason:

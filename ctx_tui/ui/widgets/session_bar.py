@@ -23,7 +23,7 @@ def display_path(path: Path, project: Path) -> str:
 
 
 class SessionBar(Widget):
-    DEFAULT_CSS = "SessionBar { height: 2; }"
+    DEFAULT_CSS = "SessionBar { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }"
 
     def __init__(self, path: Path, project: Path, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -64,4 +64,4 @@ class SessionBar(Widget):
             status.append(f" · last change {self._changed_at:%H:%M:%S}", style="dim")
         status.append("  ")
         status.append_text(literal(display_path(self._path, self._project), "dim", one_line=True))
-        return Text("\n", end="").join([line, status])
+        return Text("\n", no_wrap=True, overflow="ellipsis", end="").join([line, status])

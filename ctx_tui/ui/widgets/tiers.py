@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ctx_tui.ui.rows import TierRow
+from ctx_tui.memory.tiers import TierSummary
 from ctx_tui.ui.safe import literal
 
 TOP_ITEMS = 3
@@ -18,7 +18,7 @@ class TiersPanel(Static):
     def on_mount(self) -> None:
         self.border_title = "Memory tiers"
 
-    def show(self, tiers: Sequence[TierRow], note: str | None) -> None:
+    def show(self, tiers: Sequence[TierSummary], note: str | None) -> None:
         if not tiers:
             self.update(literal(note or "no memory data yet", "dim"))
             return
@@ -29,5 +29,7 @@ class TiersPanel(Static):
         table.add_column("top items", ratio=1, no_wrap=True, overflow="ellipsis")
         for tier in tiers:
             top = Text(" · ", style="dim").join(literal(t, one_line=True, limit=60) for t in tier.top[:TOP_ITEMS])
+            if tier.problem:
+                top = literal(tier.problem, "red", one_line=True)
             table.add_row(literal(tier.name), f"{tier.count:,}", f"{tier.tokens:,}", top)
         self.update(table)

@@ -99,7 +99,7 @@ class UsagePanel(Vertical):
         self.query_one("#usage-pct", Digits).update(f"{state.usage_pct:.1f}")
         self.query_one(UsageBar).set_value(fraction, handoff_threshold)
         self.query_one("#usage-figures", Static).update(figures(state))
-        self.border_subtitle = f"handoff at {handoff_threshold:.0%} ┃"
+        self.border_subtitle = f"trend: usage per round · handoff at {handoff_threshold:.0%} ┃"
         trend = [float(p.tokens) for p in state.history] or [float(state.context_tokens)]
         self.query_one(Sparkline).data = trend
         banner = self.query_one("#handoff-banner", Static)
@@ -110,7 +110,7 @@ class UsagePanel(Vertical):
                 Text.assemble(
                     ("Handoff suggested: ", "bold"),
                     f"context at {state.usage_pct:.0f}% (threshold {handoff_threshold:.0%}). Press ",
-                    ("h", "bold reverse"),
+                    ("h", "bold underline"),
                     " to write a handoff for the next session.",
                 )
             )

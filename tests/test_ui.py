@@ -1,0 +1,278 @@
+"""The dashboard app: live updates, notifications, keys, palette, help, hostile text."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from conftest import CLAUDE_SHORT, fixture
+from rich.text import Text
+
+from ctx_tui.config import Config
+from ctx_tui.demo.replay import demo_transcript
+from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.memory.items import ItemType, TrackedItem
+from ctx_tui.memory.session_store import Promotion, SessionMemory
+from ctx_tui.memory.tiers import TierSummary
+from ctx_tui.memory.view import ExtractionReport, MemoryView
+from ctx_tui.transcripts.model import Compaction, Entry, Format, Kind, SessionMeta
+from ctx_tui.ui.app import DashboardApp
+from ctx_tui.ui.commands import DashboardCommands
+from ctx_tui.ui.events import notices
+from ctx_tui.ui.feed import SessionFeed
+from ctx_tui.ui.keys import DASHBOARD_KEYS
+from ctx_tui.ui.messages import Snapshot, SnapshotReady
+from ctx_tui.ui.safe import clean, literal
+from ctx_tui.ui.screens.help import HelpScreen
+from ctx_tui.ui.widgets.decay_table import DecayPanel
+from ctx_tui.ui.widgets.heatmap import HeatMap, fill_by_column
+from ctx_tui.ui.widgets.promotions import PromotionsPanel
+from ctx_tui.ui.widgets.session_bar import SessionBar
+from ctx_tui.ui.widgets.tiers import TiersPanel
+from ctx_tui.ui.widgets.usage import UsagePanel, level
+from ctx_tui.window_model import WindowEntry, WindowState
+
+FROZEN = datetime(2026, 3, 14, 9, 0, 0)
+HOSTILE = "[bold red]boom[/] [link=https://evil.example]click[/link] \x1b[2J\x1b]0;pwned\x07 \x9b31m end"
+
+
+def _state(tokens: int, *, window: int = 200_000, compactions: int = 0, kinds: list[Kind] | None = None) -> WindowState:
+    kinds = kinds or [Kind.USER, Kind.ASSISTANT, Kind.TOOL_RESULT, Kind.TOOL_RESULT]
+    share = tokens // len(kinds)
+    live = [
+        WindowEntry(Entry(seq=i, kind=k, role="user", text="t", tokens=share, round=1), offset=i * share, tokens=share, position=(i + 0.5) / len(kinds))
+        for i, k in enumerate(kinds)
+    ]
+    return WindowState(
+        path=Path("t.jsonl"),
+        meta=SessionMeta(format=Format.CLAUDE_CODE, session_id="abcdef12-3456", model="claude-sonnet-4-5", cwd="/p"),
+        context_tokens=tokens,
+        context_window=window,
+        usage_source="reported",
+        token_source="tiktoken:cl100k_base",
+        compactions=[Compaction(seq=0, trigger="auto", pre_tokens=150_000)] * compactions,
+        rounds=3,
+        entries_total=len(live),
+        skipped_lines=0,
+        live=live,
+    )
+
+
+def _snapshot(state: WindowState, **kw) -> Snapshot:
+    values = dict(
+        state=state, memory=None, memory_note="memory model not available", handoff_threshold=0.8,
+        danger_zone=(0.3, 0.7), changed_at=FROZEN, compacted=False, reset=False, new_entries=0,
+    )
+    values.update(kw)
+    return Snapshot(**values)
+
+
+def _item(id: str, content: str, *, decayed: bool = False, position: float | None = 0.5) -> ItemStatus:
+    item = TrackedItem(id=id, type=ItemType.CONSTRAINT, content=content, importance="high", entered_round=1)
+    return ItemStatus(
+        item=item, last_seen_round=1, rounds_since_reference=12 if decayed else 1, threshold=10,
+        position=position, seq=0, in_danger_zone=position is not None and 0.3 <= position < 0.7,
+        out_of_context=position is None, decayed=decayed,
+        recommendation="restate now" if decayed else "ok", risk=0.9 if decayed else 0.1,
+    )
+
+
+def _view(*statuses: ItemStatus) -> MemoryView:
+    return MemoryView(
+        session_id="s", current_round=3, statuses=statuses, tiers=(), pending_promotions=(),
+        extraction=ExtractionReport((), (), ()), memory=SessionMemory(session_id="s"),
+        danger_zone=(0.3, 0.7), decay_enabled=True,
+    )
+
+
+def _app(path: Path, project: Path, **kw) -> DashboardApp:
+    return DashboardApp(path, project, Config(), clock=lambda: FROZEN, **kw)
+
+
+def _plain(widget) -> str:
+    rendered = widget.render()
+    return rendered.plain if isinstance(rendered, Text) else str(rendered)
+
+
+async def _until(pilot, condition, tries: int = 250) -> None:
+    """Let the app run until ``condition()`` holds (file events arrive from the watcher thread)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition not reached")
+
+
+# -- pure helpers ------------------------------------------------------------------------
+def test_clean_shows_control_characters_and_keeps_markup_literal() -> None:
+    shown = clean(HOSTILE)
+    assert "\x1b" not in shown and "\x07" not in shown and "\x9b" not in shown
+    assert "␛[2J" in shown and "[bold red]boom[/]" in shown and "<U+009B>" in shown
+    text = literal(HOSTILE)
+    assert text.plain == shown and not text.spans  # never parsed as markup
+
+
+def test_usage_levels_follow_the_thresholds() -> None:
+    assert [level(f, 0.8) for f in (0.1, 0.59, 0.6, 0.79, 0.8, 0.95)] == ["calm", "calm", "warn", "warn", "alert", "alert"]
+
+
+def test_fill_by_column_picks_the_kind_that_holds_each_slice() -> None:
+    state = _state(400, kinds=[Kind.USER, Kind.TOOL_RESULT, Kind.TOOL_RESULT, Kind.THINKING])
+    columns = fill_by_column(state.live, state.context_tokens, 8)
+    assert columns == [0, 0, 2, 2, 2, 2, 3, 3]
+
+
+def test_notices_for_compaction_threshold_and_decay() -> None:
+    before = _snapshot(_state(150_000), memory=_view(_item("a", "never touch db/migrations")))
+    after = _snapshot(_state(170_000, compactions=1), memory=_view(_item("a", "never touch db/migrations", decayed=True)))
+    titles = [n.title for n in notices(before, after)]
+    assert titles == ["Compaction", "Handoff threshold", "Item decayed"]
+    assert notices(None, after) == []  # nothing is news on the first read
+    assert notices(after, after) == []
+
+
+# -- the app -----------------------------------------------------------------------------
+async def test_posted_snapshots_update_the_panels(tmp_path: Path) -> None:
+    """Memray style: post the worker's message and look at the widgets."""
+    path = tmp_path / "s.jsonl"
+    path.write_text("")
+    app = _app(path, tmp_path, follow=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        app.post_message(SnapshotReady(_snapshot(_state(60_000))))
+        await pilot.pause()
+        usage = app.screen.query_one(UsagePanel)
+        assert usage.has_class("-calm") and not usage.query_one("#handoff-banner").display
+        assert "60,000" in str(usage.query_one("#usage-figures").render())
+        app.post_message(SnapshotReady(_snapshot(_state(170_000, compactions=1), compacted=True)))
+        await pilot.pause()
+        assert usage.has_class("-alert") and usage.query_one("#handoff-banner").display
+        titles = [n.title for n in app._notifications]
+        assert "Compaction" in titles and "Handoff threshold" in titles
+
+
+async def test_appended_rows_reach_the_screen(tmp_path: Path) -> None:
+    """Follow a file that grows: the worker reads the new rows and the panels change."""
+    lines = demo_transcript().splitlines()
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join(lines[:10]) + "\n")
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: app.snapshot is not None)
+        first = app.snapshot.state
+        with path.open("a") as fh:
+            fh.write("\n".join(lines[10:60]) + "\n")
+        await _until(pilot, lambda: app.snapshot.state.entries_total > first.entries_total)
+        assert app.snapshot.state.context_tokens > first.context_tokens
+        figures = str(app.screen.query_one("#usage-figures").render())
+        assert f"{app.snapshot.state.context_tokens:,}" in figures
+
+
+async def test_missing_file_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "gone.jsonl"
+    app = _app(path, tmp_path, follow=False)
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert any(n.title == "Unreadable" for n in app._notifications)
+        assert "gone.jsonl is missing" in _plain(app.screen.query_one(SessionBar))
+
+
+def test_feed_keeps_the_last_snapshot_when_the_file_goes(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(demo_transcript().splitlines()[:20]) + "\n")
+    feed = SessionFeed(path, tmp_path, Config(), clock=lambda: FROZEN)
+    first = feed.read()
+    assert first.snapshot is not None and not first.problems
+    path.unlink()
+    second = feed.read({path})
+    assert second.snapshot is first.snapshot and "missing" in second.problems[0]
+
+
+def test_feed_watches_memory_config_and_handoffs_but_not_temp_files(tmp_path: Path) -> None:
+    feed = SessionFeed(tmp_path / "s.jsonl", tmp_path, Config())
+    sessions = tmp_path / ".ctx" / "sessions"
+    assert feed.is_relevant(tmp_path / "MEMORY.md") and feed.is_relevant(tmp_path / ".ctx" / "config.yaml")
+    assert feed.is_relevant(sessions / "abc.yaml") and feed.is_relevant(tmp_path / ".claude" / "handoffs" / "h.yaml")
+    assert not feed.is_relevant(sessions / "abc.yaml.lock") and not feed.is_relevant(sessions / ".abc.yaml.x.tmp")
+    assert not feed.is_relevant(tmp_path / ".ctx" / "audit.jsonl")
+
+
+async def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
+    """Rich markup and terminal escapes from a transcript are displayed as characters."""
+    row = {
+        "type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2026-01-01T00:00:00Z",
+        "cwd": f"/tmp/{HOSTILE}", "message": {"role": "user", "content": HOSTILE},
+    }
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    app = _app(path, tmp_path, follow=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one(DecayPanel).show([_item("h", HOSTILE, decayed=True)], None)
+        screen.query_one(TiersPanel).show([TierSummary("working", "transcript", 1, 10, (HOSTILE,))], None)
+        screen.query_one(PromotionsPanel).show([Promotion(item_id="p", type=ItemType.FINDING, content=HOSTILE)], None)
+        screen.query_one(HeatMap).show(_state(100).live, 100, (0.3, 0.7), [_item("h", HOSTILE)], None)
+        await pilot.pause()
+        svg = app.export_screenshot()
+        for widget in (screen.query_one(SessionBar), screen.query_one(HeatMap)):
+            shown = _plain(widget)
+            assert "[bold red]boom[/]" in shown and "␛" in shown and "\x1b" not in shown
+        assert "\x1b" not in svg and "boom[/]" in svg.replace("&#160;", " ")
+        detail = screen.query_one("#decay-detail").render()
+        assert "[link=https://evil.example]click[/link]" in detail.plain
+
+
+async def test_keys_reach_a_notice_and_the_palette_lists_every_action(tmp_path: Path) -> None:
+    path = fixture(CLAUDE_SHORT)
+    app = _app(path, tmp_path, follow=False)
+    assert DashboardCommands in app.COMMANDS and DashboardApp.COMMANDS > DashboardApp.__mro__[1].COMMANDS
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("c")
+        await pilot.pause()
+        assert any("not available yet" in n.message for n in app._notifications)
+        provider = DashboardCommands(app.screen)
+        found = [hit.text async for hit in provider.discover()]
+        assert len(found) == len(DASHBOARD_KEYS)
+        hits = [hit async for hit in provider.search("handoff")]
+        assert hits and "Handoff" in str(hits[0].text)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_every_key_has_an_action_method() -> None:
+    for spec in DASHBOARD_KEYS:
+        assert hasattr(DashboardApp, f"action_{spec.action}"), spec.action
+    ids = [b.id for b in DashboardApp.BINDINGS]
+    assert len(set(ids)) == len(DASHBOARD_KEYS) and all(ids)
+
+
+async def test_narrow_and_wide_layouts(tmp_path: Path) -> None:
+    path = fixture(CLAUDE_SHORT)
+    for size, cls in (((80, 24), "-narrow"), ((200, 50), "-wide")):
+        app = _app(path, tmp_path, follow=False)
+        async with app.run_test(size=size) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.screen.has_class(cls)
+            for panel in app.screen.query(".panel"):
+                assert panel.region.right <= size[0], panel.id
+
+
+def test_snapshot_is_immutable() -> None:
+    snap = _snapshot(_state(10))
+    try:
+        snap.compacted = True  # type: ignore[misc]
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("Snapshot must be frozen")
+    assert replace(snap, compacted=True).compacted
