@@ -215,3 +215,15 @@ def test_edit_without_editor_explains(tmp_path: Path, monkeypatch: pytest.Monkey
     _tty(monkeypatch, None)
     assert main(["handoff", "new", "--edit"]) == 2
     assert "needs $VISUAL or $EDITOR" in capsys.readouterr().err
+
+
+def test_stats_suggests_a_handoff_at_the_threshold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The real Codex session sits at about 51% of its window."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".ctx").mkdir()
+    for threshold, expected in ((0.5, True), (0.6, False)):
+        (tmp_path / ".ctx" / "config.yaml").write_text(f"window:\n  handoff_threshold: {threshold}\n", encoding="utf-8")
+        capsys.readouterr()
+        assert main(["stats", str(fixture(CODEX_FULL)), "--json"]) == 0
+        assert yaml.safe_load(capsys.readouterr().out)["handoff_suggested"] is expected

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ctx_tui.handoff.gate import Finding, anchors, check_handoff, passes
 from ctx_tui.handoff.schema import Handoff, dump_handoff, parse_handoff
@@ -324,3 +326,25 @@ def test_anchors_do_not_double_count_one_path() -> None:
 def test_a_list_is_not_one_step() -> None:
     findings = check_handoff(make(suggested_first_action="- Run `pytest`\n- fix test_partial_line\n- commit"))
     assert {f.rule for f in findings if f.is_error} == {"action.multiple"}
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=20,
+)
+_fields = st.sampled_from(
+    ["agent_role", "timestamp", "session_id", "context_usage_pct", "task_state", "decisions_made",
+     "files_modified", "files_created", "contracts_consumed", "continuation_context", "suggested_first_action"]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(_fields, _json, max_size=8), st.dictionaries(_fields, _json, max_size=3))
+def test_gate_never_raises_on_any_draft(draft: dict[str, Any], task: dict[str, Any]) -> None:
+    """Whatever a half-typed form or a hand-edited YAML holds, the gate answers with findings."""
+    draft = dict(draft)
+    if task:
+        draft["task_state"] = {"completion_pct": 50, "completed_subtasks": [], **task}
+    findings = check_handoff(draft, Path("/nonexistent-project"))
+    assert all(f.severity in ("error", "warning") and f.field for f in findings)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,54 +68,53 @@ _EXTENSIONS = (
     "rs|go|java|kt|kts|scala|swift|c|h|cc|cpp|hpp|cs|rb|php|pl|lua|sh|bash|zsh|ps1|sql|"
     "html|htm|css|scss|sass|less|tcss|vue|svelte|xml|proto|gradle|tf|ipynb|csv|env|dockerfile"
 )
-_ANCHOR_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"`[^`\n]+`"),  # anything quoted as code: a command, an identifier
-    re.compile(r"(?<![\w/])(?:[\w.@~-]+/)+[\w.@-]*"),  # a path with a separator
-    re.compile(rf"\b[\w-]+\.(?:{_EXTENSIONS})\b", re.IGNORECASE),  # a file name
-    re.compile(r"\b(?:Makefile|Dockerfile|Justfile|Procfile|Gemfile|Rakefile)\b"),
-    re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)*\(\)?"),  # a call: parse_rows( / obj.method()
-    re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),  # snake_case, test_names
-    re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),  # CONSTANT_CASE
-    re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]*)+\b"),  # camelCase
-    re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"),  # PascalCase
-    re.compile(r"\b\w+\.\w+\.\w+(?:\.\w+)*\b"),  # dotted.module.names
-    re.compile(r"\b[a-z_]\w*\.[a-z_]\w+\b"),  # attribute access: self._offset (not e.g / i.e)
-    re.compile(r"\b\w+(?:Error|Exception|Warning|Failure)\b"),  # error names: KeyError
-    re.compile(r"\b[A-Z]{1,4}\d{2,5}\b"),  # error codes: E501, TS2345
-    re.compile(r"(?<![\w-])--[a-z][\w-]+"),  # command-line flags
-    re.compile(r"https?://\S+"),
-    re.compile(r"(?<!\w)#\d+\b"),  # issue / PR numbers
-    re.compile(r"\b(?:line|lines|exit code|status|HTTP|port)\s+\d+", re.IGNORECASE),
-    re.compile(
-        r"\b(?:pytest|npm|npx|pnpm|yarn|git|cargo|pip|uv|python3?|docker|"
-        r"kubectl|ruff|mypy|tox|nox|gradle|mvn|dotnet|bundle|rake|rspec|jest|vitest)\s+[\w./:-]+"
-    ),
+#: A token: a `code span` (may hold spaces) or a run of non-space characters.
+_TOKEN = re.compile(r"`[^`\n]+`|[^\s`]+")
+_EDGE_PUNCT = ".,;:!?\"'[]{}<>*"
+_FILE_EXT = re.compile(rf"\w\.(?:{_EXTENSIONS})(?::\d+)*$", re.IGNORECASE)  # a file name (with :line)
+_WORD_SHAPES = re.compile(
+    r"[A-Za-z_]\w*\.[A-Za-z_]\w+"  # attribute / dotted name: self._offset, os.path (not e.g / i.e)
+    r"|\w\("  # a call: parse_rows(
+    r"|[a-z][A-Z]"  # camelCase, PascalCase humps
+    r"|[A-Za-z0-9]_|_[A-Za-z0-9]"  # snake_case, CONSTANT_CASE, _private
+    r"|^[A-Z]{1,4}\d{2,5}$"  # error codes: E501, TS2345
+    r"|^--?[a-z][\w-]+$"  # command-line flags
+    r"|^#\d+$"  # issue / PR numbers
+    r"|\d+\.\d+\.\d+"  # versions 1.2.3
+    r"|\w(?:Error|Exception|Warning|Failure)$"  # error names: KeyError
+)
+_FILE_NAMES = frozenset({"makefile", "dockerfile", "justfile", "procfile", "gemfile", "rakefile", "readme"})
+#: "line 42", "exit code 1", "status 500", "port 8080": the word and the number name one thing.
+_NUMBERED = frozenset({"line", "lines", "code", "status", "http", "port", "pid", "commit", "issue", "pr"})
+#: A command word and its first argument name a command: "npm test", "git rebase".
+_COMMANDS = frozenset(
+    """pytest npm npx pnpm yarn git cargo pip uv python python3 docker kubectl ruff mypy tox nox gradle mvn
+    dotnet bundle rake rspec jest vitest make go node deno bun gh""".split()
 )
 
-_FILLER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\b(?:continue|keep) (?:working|going|on|with)\b(?: (?:it|this|that|the \w+))?",
-        r"\bcontinue (?:the|this|that|it|where)\b(?: \w+)?",
-        r"\b(?:carry on|pick up where|proceed as|go on with)\b(?: \w+)?",
-        r"\bfix(?:ing)? (?:the |any |all )?(?:remaining|other|outstanding|open|last|few|rest)\b(?: \w+)?",
-        r"\b(?:some|a few|various|several|misc(?:ellaneous)?|minor|remaining|other|outstanding) "
-        r"(?:bugs?|issues?|problems?|things?|stuff|changes?|fixes|tweaks|cleanup|errors?|tests?|work|tasks?|bits)\b",
-        r"\betc\b\.?",
-        r"\band so (?:on|forth)\b",
-        r"\bas (?:discussed|mentioned|agreed|planned|before|usual|we said|noted)\b",
-        r"\b(?:everything|it|all|things|most of it|the code|the work|the rest|this) (?:is|are|was|looks?|seems?) "
-        r"(?:mostly |almost |basically |nearly |pretty much |kind of |more or less )?"
-        r"(?:done|finished|complete|working|fine|ok|okay|good|there)\b",
-        r"\b(?:mostly|almost|basically|nearly|pretty much|more or less) (?:done|finished|complete|there|working)\b",
-        r"\b(?:clean|tidy|wrap|finish) (?:it |things |stuff |everything |the rest )?up\b",
-        r"\blook(?:ing)? into (?:it|this|that|things|stuff|the (?:issue|problem|bug|rest))\b",
-        r"\b(?:make|get) (?:it|things|everything|this) (?:work|working|done)\b",
-        r"\b(?:the )?(?:rest of the|remaining|other) (?:stuff|things|work|bits)\b",
-        r"\b(?:see above|same as before|the usual|you know what|to be determined|tbd)\b",
-        r"\bstuff\b",
-    )
+# Vague phrases, matched on lower-cased text (faster than IGNORECASE), at word starts.
+_FILLER_PATTERNS: tuple[str, ...] = (
+    r"(?:continue|keep) (?:working|going|on|with)\b(?: (?:it|this|that|the \w+))?",
+    r"continue (?:the|this|that|it|where)\b(?: \w+)?",
+    r"(?:carry on|pick up where|proceed as|go on with)\b(?: \w+)?",
+    r"fix(?:ing)? (?:the |any |all )?(?:remaining|other|outstanding|open|last|few|rest)\b(?: \w+)?",
+    r"(?:some|a few|various|several|misc(?:ellaneous)?|minor|remaining|other|outstanding) "
+    r"(?:bugs?|issues?|problems?|things?|stuff|changes?|fixes|tweaks|cleanup|errors?|tests?|work|tasks?|bits)\b",
+    r"etc\b\.?",
+    r"and so (?:on|forth)\b",
+    r"as (?:discussed|mentioned|agreed|planned|before|usual|we said|noted)\b",
+    r"(?:everything|it|all|things|most of it|the code|the work|the rest|this) (?:is|are|was|looks?|seems?) "
+    r"(?:mostly |almost |basically |nearly |pretty much |kind of |more or less )?"
+    r"(?:done|finished|complete|working|fine|ok|okay|good|there)\b",
+    r"(?:mostly|almost|basically|nearly|pretty much|more or less) (?:done|finished|complete|there|working)\b",
+    r"(?:clean|tidy|wrap|finish) (?:it |things |stuff |everything |the rest )?up\b",
+    r"look(?:ing)? into (?:it|this|that|things|stuff|the (?:issue|problem|bug|rest))\b",
+    r"(?:make|get) (?:it|things|everything|this) (?:work|working|done)\b",
+    r"(?:the )?(?:rest of the|remaining|other) (?:stuff|things|work|bits)\b",
+    r"(?:see above|same as before|the usual|you know what|to be determined|tbd)\b",
+    r"stuff\b",
 )
+_FILLER = re.compile(r"(?<!\w)(?:" + "|".join(f"(?:{p})" for p in _FILLER_PATTERNS) + ")")
 
 #: Verbs that do not name a step: "continue", "finish", "keep going" say nothing about what.
 _STALL_VERBS = frozenset({"continue", "resume", "proceed", "keep", "carry", "finish", "wrap", "work", "go"})
@@ -159,33 +159,84 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
 
 
+def _anchor_tokens(text: str) -> list[tuple[int, str]]:
+    """``(offset, thing)`` for every concrete thing ``text`` names, in order.
+
+    Token by token (one cheap pass; the form calls this on every keystroke):
+    code spans, paths, file names, identifiers of every casing, calls, error
+    names and codes, flags, issue numbers, versions, URLs, "line 42", "npm test".
+    """
+    found: list[tuple[int, str]] = []
+    tokens = list(_TOKEN.finditer(text))
+    for index, match in enumerate(tokens):
+        token = match.group(0)
+        if token.startswith("`"):
+            inner = token.strip("`").strip()
+            if inner:
+                found.append((match.start(), inner.lower()))
+            continue
+        word = _trim(token)
+        if not word:
+            continue
+        lower = word.lower()
+        if word.isalpha():
+            nxt = _trim(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
+            if lower in _FILE_NAMES:
+                found.append((match.start(), lower))
+            elif lower in _NUMBERED and nxt.isdigit():
+                found.append((match.start(), f"{lower} {nxt}"))
+            elif lower in _COMMANDS and nxt and (nxt[0].isalnum() or nxt[0] in "-./"):
+                found.append((match.start(), f"{lower} {nxt.lower()}"))
+            elif _WORD_SHAPES.search(word):
+                found.append((match.start(), lower))
+            continue
+        if lower in _NOT_PATHS:
+            continue
+        if ("/" in word and any(c.isalpha() for c in word)) or _FILE_EXT.search(word) or _WORD_SHAPES.search(word):
+            found.append((match.start(), lower))
+    return found
+
+
+def _trim(token: str) -> str:
+    """A token without the punctuation around it; ``parse()`` keeps its parentheses."""
+    word = token.strip(_EDGE_PUNCT)
+    if word.startswith("(") and word.endswith(")"):
+        word = word[1:-1].strip(_EDGE_PUNCT)
+    if word.endswith(")") and "(" not in word:
+        word = word.rstrip(")").strip(_EDGE_PUNCT)
+    if word.startswith("(") and ")" not in word:
+        word = word.lstrip("(").strip(_EDGE_PUNCT)
+    return word
+
+
 def anchors(text: str) -> set[str]:
     """The distinct concrete things ``text`` names (paths, identifiers, commands, errors...)."""
-    # Overlapping matches are one thing: `src/io.py` is a path, not also "io.py".
-    spans = sorted((m.start(), m.end()) for p in _ANCHOR_PATTERNS for m in p.finditer(text))
-    found: set[str] = set()
-    end = -1
-    start = 0
-    for s, e in spans:
-        if s >= end:
-            if end > 0:
-                found.add(text[start:end].strip("`").lower())
-            start, end = s, e
-        else:
-            end = max(end, e)
-    if end > 0:
-        found.add(text[start:end].strip("`").lower())
-    found.discard("")
-    return found - _NOT_PATHS
+    return {thing for _, thing in _anchor_tokens(text)}
+
+
+def _filler_matches(text: str) -> list[tuple[int, str]]:
+    lower = text.lower()
+    same = len(lower) == len(text)  # lower() may change the length of some non-ASCII text
+    return [(m.start(), text[m.start():m.end()] if same else m.group(0)) for m in _FILLER.finditer(lower)]
 
 
 def filler_phrases(text: str) -> list[str]:
     """The vague phrases in ``text`` (each as written)."""
-    return [m.group(0) for p in _FILLER_PATTERNS for m in p.finditer(text)]
+    return [phrase for _, phrase in _filler_matches(text)]
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for sep in _SENTENCE_SPLIT.finditer(text):
+        spans.append((start, sep.start()))
+        start = sep.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip(" \t-*•")]
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in (part.strip(" \t-*•") for part in _SENTENCE_SPLIT.split(text)) if s]
+    return [text[a:b] for a, b in _sentence_spans(text)]
 
 
 # -- the gate ------------------------------------------------------------------------
@@ -475,7 +526,8 @@ class _Checker:
         if len(words) > MAX_CONTEXT_WORDS:
             self.add(field, "error", f"{len(words)} words; at most {MAX_CONTEXT_WORDS}",
                      "keep what the next session cannot find by reading the files", "context.too_long")
-        named = anchors(text)
+        found = _anchor_tokens(text)
+        named = {thing for _, thing in found}
         if len(named) < MIN_CONTEXT_ANCHORS:
             self.add(field, "error",
                      "names nothing concrete the next session can act on" if not named
@@ -483,13 +535,20 @@ class _Checker:
                      "name files, identifiers, commands, test names or error messages (at least "
                      f"{MIN_CONTEXT_ANCHORS}), e.g. `src/io.py`, parse_rows(), `pytest -k partial`, KeyError",
                      "context.not_concrete")
+        # A sentence is filler when it holds a vague phrase and names nothing concrete.
+        spans = _sentence_spans(text)
+        starts = [a for a, _ in spans]
+        concrete = {bisect_right(starts, offset) - 1 for offset, _ in found}
+        first_phrase: dict[int, str] = {}
+        for offset, phrase in _filler_matches(text):
+            first_phrase.setdefault(bisect_right(starts, offset) - 1, phrase)
         vague_words = 0
         vague: list[str] = []
-        for sentence in _sentences(text):
-            phrases = filler_phrases(sentence)
-            if phrases and not anchors(sentence):
-                vague_words += len(sentence.split())
-                vague.append(phrases[0])
+        for index, phrase in sorted(first_phrase.items()):
+            if index not in concrete and index >= 0:
+                a, b = spans[index]
+                vague_words += len(text[a:b].split())
+                vague.append(phrase)
         if vague:
             quoted = ", ".join(f"'{p}'" for p in vague[:4])
             if vague_words / len(words) >= FILLER_SHARE_ERROR:

@@ -53,8 +53,8 @@ class WrittenHandoff:
 
 
 def handoff_dir(project: Path, config: Config) -> Path:
-    """The handoff folder (``paths.handoff_dir``, relative to the project unless absolute)."""
-    return project / config.paths.handoff_dir
+    """The handoff folder (``paths.handoff_dir``; ``~`` expanded, relative to the project unless absolute)."""
+    return config.paths.handoff_path(project)
 
 
 def file_stem(data: Mapping[str, Any], now: datetime) -> str:

@@ -1,0 +1,73 @@
+"""Handoff figures: gate latency (the TUI form calls it on every keystroke) and prefill time.
+
+    python bench/bench_handoff.py
+
+Target: the gate under 5 ms for a typical handoff (it is called debounced on
+every keystroke). Prints median and 99th percentile per case, and the prefill
+time for each shared real transcript (skipped when ../shared is absent).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from ctx_tui.config import Config  # noqa: E402
+from ctx_tui.handoff.gate import check_handoff  # noqa: E402
+from ctx_tui.handoff.prefill import prefill_from_session  # noqa: E402
+from ctx_tui.window import Session  # noqa: E402
+from test_handoff_gate import BASE, make  # noqa: E402
+
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
+
+
+def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.99) - 1]
+
+
+def main() -> None:
+    project = Path(tempfile.mkdtemp())
+    files = [f"src/module_{i}.py" for i in range(40)]
+    for name in files[:20]:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("")
+    long_context = " ".join([BASE["continuation_context"]] * 8)  # ~500 words
+    cases = {
+        "typical handoff": (make(), None),
+        "typical, 40 files stat'ed": (make(files_modified=files), project),
+        "500-word context": (make(continuation_context=long_context), None),
+        "half-typed draft": ({"continuation_context": "Fix the par", "task_state": {"completion_pct": 5}}, None),
+        "wrong types everywhere": ({"task_state": "x", "files_modified": 3, "decisions_made": [1, 2]}, None),
+    }
+    print("gate (check_handoff), 2000 runs each:")
+    for label, (data, proj) in cases.items():
+        median, p99 = timed(lambda: check_handoff(data, proj), 2000)
+        print(f"  {label:<28} median {median * 1000:7.0f} µs   p99 {p99 * 1000:7.0f} µs")
+    if not FIXTURES.is_dir():
+        print("prefill: shared fixtures absent, skipped")
+        return
+    print("prefill (session already polled), 20 runs each:")
+    for path in sorted(FIXTURES.glob("*/*.jsonl")):
+        session = Session(path)
+        session.poll()
+        prefill_from_session(session, project, Config())  # warm the token cache
+        median, p99 = timed(lambda: prefill_from_session(session, project, Config()), 20)
+        print(f"  {path.name[:50]:<50} median {median:6.1f} ms   p99 {p99:6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
