@@ -2,23 +2,60 @@
 
 - ``UserPromptSubmit``: deliver the session's restatement queue as
   ``additionalContext`` (and empty it). It never reads the transcript unless
-  ``decay.auto_refresh`` is on.
+  ``decay.auto_refresh`` is on; then decayed high-importance items are queued
+  first (see :func:`auto_refresh`).
 - ``SessionStart`` (matcher ``compact``): re-inject goals, constraints and
   preferences from session memory after a compaction.
-- ``PreCompact``: audit the compaction and save a summary of the live window
-  into session memory.
+- ``PreCompact``: audit the compaction and save a compressed summary of the
+  live window into session memory.
 
-Each handler returns the JSON object to print, or None for no output.
+Each handler returns the JSON object to print, or None for no output. Reading a
+transcript costs time in proportion to its size, so the hooks do it inline
+only up to ``INLINE_BYTES``; beyond that they hand the work to a detached
+``ctx-tui hook deferred JOB`` process and answer at once (an auto-refresh found
+that way is delivered on the following prompt).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from filelock import FileLock, Timeout
 
 from ctx_tui import audit
-from ctx_tui.actions.hook_runtime import HookInput, log_hook_error
-from ctx_tui.actions.restate import restatement_text, take_restatements
+from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, log_hook_error
+from ctx_tui.actions.restate import (
+    pending_restatements,
+    plain_line,
+    queue_path,
+    refresh_item,
+    reinjection_text,
+    restatement_text,
+    take_restatements,
+)
 from ctx_tui.config import Config, load_config
+from ctx_tui.memory.items import Importance
+from ctx_tui.memory.session_store import SavedSummary, load_session_memory, update_session_memory
+
+# _heavy_imports_note: the transcript engine, the memory view and compression are
+# imported inside the functions that use them. Claude Code starts a hook process
+# on every prompt and most prompts need none of them; importing them up front
+# would add their load time to every prompt.
+
+if TYPE_CHECKING:
+    from ctx_tui.window import Session
+
+#: Transcripts up to this size are read inside the hook; larger ones in a detached process.
+INLINE_BYTES = 4 * 1024 * 1024
+#: The hook's stdin field that tells a deferred job how much of the transcript to read.
+LIMIT_FIELD = "ctx_tui_limit_bytes"
+DEFERRED_JOBS = ("pre-compact", "auto-refresh")
 
 
 def _config(hook: HookInput, name: str) -> Config | None:
@@ -34,8 +71,115 @@ def _context(event: str, text: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
+def _transcript(hook: HookInput) -> Path:
+    path = hook.transcript_path
+    if path is None:
+        raise HookInputError("stdin has no transcript_path")
+    if not path.is_file():
+        raise HookInputError(f"transcript not found: {path}")
+    return path
+
+
+def _limit(hook: HookInput) -> int | None:
+    value = hook.raw.get(LIMIT_FIELD)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
+    """Start ``ctx-tui hook deferred JOB`` detached (own session, no pipes left to the agent)."""
+    payload = orjson.dumps({**hook.raw, "cwd": str(hook.cwd), LIMIT_FIELD: limit_bytes})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ctx_tui", "hook", "deferred", job],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=hook.cwd if hook.cwd.is_dir() else None,
+        start_new_session=True,
+        close_fds=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(payload)
+    proc.stdin.close()
+
+
+def _open_session(path: Path, config: Config, limit_bytes: int | None) -> tuple["Session", Path | None]:
+    """The session as it was when the hook fired: only its first ``limit_bytes`` are read.
+
+    The agent appends to the transcript (a compaction boundary, say) while a
+    deferred job runs, so the job reads a copy of the prefix. Returns the
+    session and the temporary folder to remove afterwards.
+    """
+    from ctx_tui.window import Session  # see _heavy_imports_note
+
+    if limit_bytes is None or path.stat().st_size <= limit_bytes:
+        session = Session(path, config)
+        session.poll()
+        return session, None
+    folder = Path(tempfile.mkdtemp(prefix="ctx-tui-hook-"))
+    copy = folder / path.name
+    with path.open("rb") as src, copy.open("wb") as dst:
+        remaining = limit_bytes
+        while remaining > 0:
+            chunk = src.read(min(remaining, 1 << 20))
+            if not chunk:
+                break
+            dst.write(chunk)
+            remaining -= len(chunk)
+    session = Session(copy, config)
+    session.poll()
+    return session, folder
+
+
+# -- UserPromptSubmit -------------------------------------------------------
+
+
+def auto_refresh(
+    project: Path, session_id: str, transcript: Path, config: Config, limit_bytes: int | None = None
+) -> list[str]:
+    """Queue every decayed (or out-of-context) high-importance item not already waiting.
+
+    Returns the ids queued. Each counts as referenced in the current round
+    (``refresh_item``), so the same item is not restated again on the next prompt.
+    """
+    from ctx_tui.memory.view import build_memory_view  # see _heavy_imports_note
+
+    session, folder = _open_session(transcript, config, limit_bytes)
+    try:
+        view = build_memory_view(project, session, config)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+    waiting = {q.id for q in pending_restatements(project, session_id)}
+    queued: list[str] = []
+    for status in view.flagged:
+        if status.importance is Importance.HIGH and status.id not in waiting:
+            refresh_item(project, session_id, status.id, view.current_round, reason="auto")
+            queued.append(status.id)
+    return queued
+
+
+def _auto_refresh_job(hook: HookInput, config: Config) -> None:
+    """Run one auto-refresh unless another one is running for this session."""
+    guard = FileLock(str(queue_path(hook.cwd, hook.session_id).with_suffix(".auto.lock")), timeout=0)
+    try:
+        with guard:
+            auto_refresh(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook))
+    except Timeout:
+        return
+
+
 def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
     """Deliver (and empty) the restatement queue; None when nothing waits."""
+    config = _config(hook, "user-prompt-submit")
+    if config is not None and config.decay.enabled and config.decay.auto_refresh:
+        try:
+            size = _transcript(hook).stat().st_size
+            if size <= INLINE_BYTES:
+                _auto_refresh_job(hook, config)
+            else:
+                spawn_deferred("auto-refresh", hook, size)
+        except Exception as exc:  # the queue is still delivered
+            log_hook_error(hook.cwd, "user-prompt-submit", exc, hook.session_id)
     items = take_restatements(hook.cwd, hook.session_id)
     text = restatement_text(items)
     if not text:
@@ -48,3 +192,93 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
         via="UserPromptSubmit",
     )
     return _context("UserPromptSubmit", text)
+
+
+# -- SessionStart -------------------------------------------------------------
+
+
+def session_start(hook: HookInput) -> dict[str, Any] | None:
+    """After a compaction, re-inject goals, constraints and preferences; None otherwise."""
+    if hook.source not in (None, "compact"):
+        return None
+    memory = load_session_memory(hook.cwd, hook.session_id)
+    text = reinjection_text(memory)
+    if not text:
+        return None
+    audit.record(
+        hook.cwd,
+        "memory_reinjected",
+        session=hook.session_id,
+        via="SessionStart",
+        source=hook.source,
+        goals=len(memory.goals),
+        constraints=len(memory.constraints),
+        preferences=len(memory.preferences),
+    )
+    return _context("SessionStart", text)
+
+
+# -- PreCompact ---------------------------------------------------------------
+
+
+def save_window_summary(
+    project: Path, session_id: str, transcript: Path, config: Config, limit_bytes: int | None = None,
+    trigger: str | None = None,
+) -> SavedSummary | None:
+    """Compress the live window (config's strategy and ratio) and keep it in session memory."""
+    from ctx_tui.compress import compress_window  # see _heavy_imports_note
+
+    session, folder = _open_session(transcript, config, limit_bytes)
+    try:
+        result = compress_window(session, config, project=project)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+    if not result.text.strip():
+        return None
+    figures: dict[str, float | int | str] = {**result.metadata(), "savedBy": "pre-compact"}
+    if trigger:
+        figures["trigger"] = trigger
+    summary = SavedSummary(strategy=result.strategy, text=result.text, figures=figures)
+    update_session_memory(project, session_id, lambda m: m.summaries.append(summary))
+    audit.record(project, "compression_saved", session=session_id, via="PreCompact", **result.metadata())
+    return summary
+
+
+def pre_compact(hook: HookInput) -> None:
+    """Audit the compaction, then summarise the live window into session memory."""
+    audit.record(
+        hook.cwd,
+        "compaction",
+        session=hook.session_id,
+        trigger=hook.trigger,
+        instructions=plain_line(hook.custom_instructions or "", 300) or None,
+        transcript=str(hook.transcript_path) if hook.transcript_path else None,
+    )
+    transcript = _transcript(hook)
+    size = transcript.stat().st_size
+    if size > INLINE_BYTES:
+        spawn_deferred("pre-compact", hook, size)
+        return None
+    config = _config(hook, "pre-compact") or Config()
+    save_window_summary(hook.cwd, hook.session_id, transcript, config, size, hook.trigger)
+    return None
+
+
+# -- deferred jobs --------------------------------------------------------------
+
+
+def deferred_handler(job: str) -> Handler:
+    """The handler of ``hook deferred JOB``: the slow half of a hook, run detached."""
+
+    def run(hook: HookInput) -> None:
+        config = _config(hook, f"deferred {job}") or Config()
+        if job == "pre-compact":
+            save_window_summary(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook), hook.trigger)
+        elif job == "auto-refresh":
+            _auto_refresh_job(hook, config)
+        else:
+            raise HookInputError(f"unknown deferred job {job!r}; known: {', '.join(DEFERRED_JOBS)}")
+        return None
+
+    return run

@@ -28,8 +28,8 @@ import orjson
 
 from ctx_tui import audit
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import TrackedItem
-from ctx_tui.memory.session_store import load_session_memory, update_session_memory
+from ctx_tui.memory.items import TrackedItem, normalise_content
+from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
 
@@ -258,3 +258,40 @@ def refresh_item(
         reference_round=current_round if current_round >= 1 else None,
     )
     return result
+
+
+REINJECT_HEADER = (
+    "[ctx-tui] Carried over the compaction from this session's memory: its goals, "
+    "constraints and preferences. They still apply:"
+)
+
+
+def reinjection_text(memory: SessionMemory) -> str:
+    """Goals, constraints and preferences of session memory as plain text ("" when none).
+
+    What the ``SessionStart`` hook re-injects after ``/compact``; each fact once,
+    one line each, within ``MAX_TEXT_CHARS`` (later facts are counted, not cut).
+    """
+    groups = (("Goal", memory.goals), ("Constraint", memory.constraints), ("Preference", memory.preferences))
+    lines = [REINJECT_HEADER]
+    size = len(REINJECT_HEADER)
+    seen: set[str] = set()
+    left_out = 0
+    for label, notes in groups:
+        for note in notes:
+            text = plain_line(note.text)
+            key = normalise_content(text)
+            if not text or key in seen:
+                continue
+            seen.add(key)
+            line = f"- {label}: {text}"
+            if size + 1 + len(line) > MAX_TEXT_CHARS:
+                left_out += 1
+                continue
+            lines.append(line)
+            size += 1 + len(line)
+    if len(lines) == 1:
+        return ""
+    if left_out:
+        lines.append(f"({left_out} more in .ctx/sessions/; see `ctx-tui summarize-session`.)")
+    return "\n".join(lines)

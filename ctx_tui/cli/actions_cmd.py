@@ -22,13 +22,8 @@ from ctx_tui.actions.restate import plain_line, refresh_item
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.session_store import Promotion
+from ctx_tui.memory.view import build_memory_view, session_id_of
 from ctx_tui.transcripts.discover import CLAUDE, CODEX
-from ctx_tui.window import Session
-
-
-def session_id_of(session: Session) -> str:
-    """The id session memory and the restatement queue are filed under."""
-    return session.meta.session_id or session.path.stem
 
 
 def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
@@ -41,9 +36,11 @@ def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
 
 def _run_refresh(args: argparse.Namespace) -> int:
     project = project_root()
-    session = open_session(args)
-    session_id = session_id_of(session)
-    results = [refresh_item(project, session_id, item_id, session.state().rounds) for item_id in dict.fromkeys(args.ids)]
+    config = load_config(project).config
+    session = open_session(args, config)
+    # brings extracted items and references up to date, so any id the dashboard shows can be refreshed
+    view = build_memory_view(project, session, config)
+    results = [refresh_item(project, view.session_id, i, view.current_round) for i in dict.fromkeys(args.ids)]
     if args.json:
         print_json([asdict(r) for r in results])
         return 0

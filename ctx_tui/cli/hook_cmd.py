@@ -19,6 +19,8 @@ from ctx_tui.actions.hook_runtime import Handler, log_hook_error, run_hook
 
 EVENT_HOOKS: dict[str, tuple[Handler, str]] = {
     "user-prompt-submit": (hooks.user_prompt_submit, "deliver queued restatements as additionalContext"),
+    "session-start": (hooks.session_start, "after /compact: re-inject goals, constraints, preferences"),
+    "pre-compact": (hooks.pre_compact, "audit the compaction and save a summary into session memory"),
 }
 
 
@@ -33,7 +35,8 @@ def _run_event(args: argparse.Namespace) -> int:
     name: str = args.hook_name
     cwd = Path.cwd()
     try:
-        output = run_hook(name, EVENT_HOOKS[name][0], _read_stdin(), cwd)
+        handler = hooks.deferred_handler(args.job) if name == "deferred" else EVENT_HOOKS[name][0]
+        output = run_hook(name, handler, _read_stdin(), cwd)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -68,6 +71,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     hook_sub = parser.add_subparsers(dest="hook_command", metavar="HOOK", required=True)
     for name, (_, help_text) in EVENT_HOOKS.items():
         hook_sub.add_parser(name, help=help_text).set_defaults(func=_run_event, hook_name=name)
+    deferred = hook_sub.add_parser(
+        "deferred", help="internal: the slow part of a hook on a large transcript, started detached by the hook"
+    )
+    deferred.add_argument("job", choices=hooks.DEFERRED_JOBS)
+    deferred.set_defaults(func=_run_event, hook_name="deferred")
     install = hook_sub.add_parser("install", help="wire the hooks into .claude/settings.json")
     install.add_argument(
         "--print", dest="print_only", action="store_true", help="print the settings block; change nothing"

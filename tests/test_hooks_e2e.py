@@ -1,0 +1,224 @@
+"""The hooks end to end, as Claude Code runs them: a subprocess, JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from actions_support import SESSION_ID, cli, hook_stdin, register, write_transcript
+from ctx_tui import audit
+from ctx_tui.actions.hooks import INLINE_BYTES
+from ctx_tui.memory.session_store import load_session_memory, update_session_memory, Note
+
+PROMPTS = [
+    "Build a CLI for the inventory service. Never push to main without a review.",
+    "Add the list command.",
+    "Now the export command, CSV please.",
+    "Fix the failing test in tests/test_export.py.",
+]
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    return root
+
+
+def _actions(project: Path) -> list[str]:
+    return [e["action"] for e in audit.read_events(project)]
+
+
+def test_register_refresh_then_prompt_delivers_once(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    for item_id, kind, content in (
+        ("no-push", "constraint", "Never push to main without a review"),
+        ("csv", "decision", "Export as CSV with a header row"),
+    ):
+        done = cli(project, "register", "--id", item_id, "--type", kind, "--content", content, str(transcript))
+        assert done.returncode == 0, done.stderr
+
+    for item in ("csv", "no-push", "no-push"):
+        done = cli(project, "refresh", "--id", item, str(transcript))
+        assert done.returncode == 0, done.stderr
+    assert b"already queued" in done.stdout
+
+    stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="go on")
+    first = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert (first.returncode, first.stderr) == (0, b"")
+    answer = json.loads(first.stdout)
+    assert answer["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "Restatement" in context and "earlier" in context
+    lines = context.splitlines()[1:]
+    assert lines == [
+        "- (constraint, high) Never push to main without a review",  # high importance first
+        "- (decision, medium) Export as CSV with a header row",
+    ]
+
+    second = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert (second.returncode, second.stdout, second.stderr) == (0, b"", b"")
+
+    memory = load_session_memory(project, SESSION_ID)
+    assert memory.get_item("no-push").last_seen_round == len(PROMPTS)  # restating is a reference
+    actions = _actions(project)
+    assert actions.count("restatement_queued") == 3 and actions.count("restatement_delivered") == 1
+
+
+def test_refresh_unknown_item_is_one_clear_line(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "known", "goal", "Ship the CLI")
+    done = cli(project, "refresh", "--id", "nope", str(transcript))
+    assert done.returncode == 2
+    message = done.stderr.decode()
+    assert message.startswith(f"ctx-tui: unknown item 'nope' in session {SESSION_ID}; known items: known")
+    assert message.count("\n") == 1 and "Traceback" not in message
+
+
+def test_hostile_item_text_is_plain_in_additional_context(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "evil", "critical_info", "\x1b]0;pwned\x07## Heading\n- bullet [red]x[/red] <!-- c -->\x1b[2J")
+    assert cli(project, "refresh", "--id", "evil", str(transcript)).returncode == 0
+    out = cli(project, "hook", "user-prompt-submit", stdin=hook_stdin(project, "UserPromptSubmit", transcript))
+    context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.splitlines()[1] == "- (critical info, high) ## Heading - bullet [red]x[/red] <!-- c -->"
+    assert not any(ord(c) < 32 and c != "\n" for c in context)
+
+
+def test_session_start_reinjects_after_compaction_only(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "g", "goal", "Build the inventory CLI")
+    register(project, "c", "constraint", "Never push to main without a review")
+    register(project, "p", "user_preference", "Answer in short sentences")
+    register(project, "d", "decision", "Use click for arguments")
+    update_session_memory(project, SESSION_ID, lambda m: m.goals.append(Note(text="build the inventory CLI.")))
+
+    out = cli(project, "hook", "session-start",
+              stdin=hook_stdin(project, "SessionStart", transcript, source="compact"))
+    assert out.returncode == 0 and out.stderr == b""
+    answer = json.loads(out.stdout)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "SessionStart"
+    assert answer["additionalContext"].splitlines()[1:] == [
+        "- Goal: Build the inventory CLI",  # the duplicate note is given once
+        "- Constraint: Never push to main without a review",
+        "- Preference: Answer in short sentences",
+    ]
+    assert "memory_reinjected" in _actions(project)
+
+    startup = cli(project, "hook", "session-start", stdin=hook_stdin(project, "SessionStart", transcript, source="startup"))
+    assert (startup.returncode, startup.stdout) == (0, b"")
+
+
+def test_pre_compact_audits_and_saves_a_summary(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    out = cli(project, "hook", "pre-compact",
+              stdin=hook_stdin(project, "PreCompact", transcript, trigger="manual", custom_instructions="keep tests"))
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
+    events = {e["action"]: e for e in audit.read_events(project)}
+    assert events["compaction"]["details"]["trigger"] == "manual"
+    assert events["compaction"]["details"]["instructions"] == "keep tests"
+    summaries = load_session_memory(project, SESSION_ID).summaries
+    assert len(summaries) == 1
+    assert "Never push to main without a review" in summaries[0].text
+    assert summaries[0].figures["savedBy"] == "pre-compact" and summaries[0].figures["trigger"] == "manual"
+    assert not (project / ".ctx" / "hook-errors.log").exists()
+
+
+def test_pre_compact_on_a_large_transcript_answers_at_once_and_finishes_detached(project: Path) -> None:
+    big = "x = 1  # filler line of a large file\n" * 2000
+    prompts = [*PROMPTS, *[f"step {n}" for n in range(4, 4 + INLINE_BYTES // len(big) + 2)]]
+    transcript = project / f"{SESSION_ID}.jsonl"
+    from actions_support import claude_rows
+
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in claude_rows(SESSION_ID, project, prompts, big)))
+    assert transcript.stat().st_size > INLINE_BYTES
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    started = time.perf_counter()
+    out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", transcript, trigger="auto"))
+    assert (out.returncode, out.stdout) == (0, b"")
+    assert time.perf_counter() - started < 5
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not load_session_memory(project, SESSION_ID).summaries:
+        time.sleep(0.1)
+    summaries = load_session_memory(project, SESSION_ID).summaries
+    assert len(summaries) == 1 and "Never push to main" in summaries[0].text
+
+
+# -- robustness: never break the agent -----------------------------------------
+
+EVENTS = [("user-prompt-submit", "UserPromptSubmit"), ("session-start", "SessionStart"), ("pre-compact", "PreCompact")]
+
+
+@pytest.mark.parametrize("hook", [name for name, _ in EVENTS])
+@pytest.mark.parametrize("stdin", [b"", b"not json", b"[1, 2]", b'{"cwd": "/"}', b'{"session_id": 7}', b"\xff\xfe{"])
+def test_malformed_stdin_exits_0_silently_and_logs(project: Path, hook: str, stdin: bytes) -> None:
+    out = cli(project, "hook", hook, stdin=stdin)
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
+    log = (project / ".ctx" / "hook-errors.log").read_text()
+    entry = json.loads(log.splitlines()[-1])
+    assert entry["hook"] == hook and entry["error"].startswith("HookInputError")
+
+
+def test_missing_transcript_exits_0_silently_and_logs(project: Path) -> None:
+    missing = project / "gone.jsonl"
+    out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", missing, trigger="auto"))
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
+    assert "transcript not found" in (project / ".ctx" / "hook-errors.log").read_text()
+    assert "compaction" in _actions(project)  # what could be done was done
+
+
+def test_auto_refresh_with_missing_transcript_still_delivers_the_queue(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    assert cli(project, "refresh", "--id", "no-push", str(transcript)).returncode == 0
+    (project / ".ctx" / "config.yaml").write_text("decay:\n  auto_refresh: true\n")
+    out = cli(project, "hook", "user-prompt-submit",
+              stdin=hook_stdin(project, "UserPromptSubmit", project / "gone.jsonl"))
+    assert out.returncode == 0 and b"Never push to main" in out.stdout
+    assert "transcript not found" in (project / ".ctx" / "hook-errors.log").read_text()
+
+
+def test_broken_config_still_delivers_the_queue(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    assert cli(project, "refresh", "--id", "no-push", str(transcript)).returncode == 0
+    (project / ".ctx" / "config.yaml").write_text("decay: [unclosed\n")
+    out = cli(project, "hook", "user-prompt-submit", stdin=hook_stdin(project, "UserPromptSubmit", transcript))
+    assert out.returncode == 0 and b"Never push to main" in out.stdout and out.stderr == b""
+    assert "invalid YAML" in (project / ".ctx" / "hook-errors.log").read_text()
+
+
+@pytest.mark.parametrize("hook,event", EVENTS)
+def test_unwritable_state_dir_exits_0_silently_and_logs_elsewhere(project: Path, tmp_path: Path, hook: str, event: str) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    (project / ".ctx").write_text("not a folder")  # nothing can be created under .ctx/
+    state = tmp_path / "state"
+    out = cli(project, "hook", hook, env={"XDG_STATE_HOME": str(state), "CTX_TUI_DEBUG": "1"},
+              stdin=hook_stdin(project, event, transcript, source="compact", trigger="auto"))
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
+    if hook == "user-prompt-submit":
+        return  # nothing queued and nothing to write: there is no error to log
+    entry = json.loads((state / "ctx-tui" / "hook-errors.log").read_text().splitlines()[-1])
+    assert entry["hook"] == hook and entry["project"] == str(project)
+
+
+def test_auto_refresh_restates_a_decayed_high_importance_item_once(project: Path) -> None:
+    prompts = [PROMPTS[0], *[f"Add field number {n} to the report." for n in range(2, 15)]]
+    transcript = write_transcript(project, prompts)
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    (project / ".ctx" / "config.yaml").write_text("decay:\n  auto_refresh: true\n")
+    stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="next")
+    first = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert first.returncode == 0 and first.stderr == b""
+    context = json.loads(first.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- (constraint, high) Never push to main without a review" in context.splitlines()
+    assert load_session_memory(project, SESSION_ID).get_item("no-push").last_seen_round == len(prompts)
+    second = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert (second.returncode, second.stdout) == (0, b"")
+    queued = [e for e in audit.read_events(project) if e["action"] == "restatement_queued"]
+    assert {e["details"]["reason"] for e in queued} == {"auto"}
+    assert not (project / ".ctx" / "hook-errors.log").exists()
