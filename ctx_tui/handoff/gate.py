@@ -78,7 +78,7 @@ _WORD_SHAPES = re.compile(
     r"|[a-z][A-Z]"  # camelCase, PascalCase humps
     r"|[A-Za-z0-9]_|_[A-Za-z0-9]"  # snake_case, CONSTANT_CASE, _private
     r"|^[A-Z]{1,4}\d{2,5}$"  # error codes: E501, TS2345
-    r"|^--?[a-z][\w-]+$"  # command-line flags
+    r"|^--?[A-Za-z][\w-]*$"  # command-line flags: --force, -k
     r"|^#\d+$"  # issue / PR numbers
     r"|\d+\.\d+\.\d+"  # versions 1.2.3
     r"|\w(?:Error|Exception|Warning|Failure)$"  # error names: KeyError
