@@ -32,7 +32,7 @@ from ctx_tui.config import Config
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
-from ctx_tui.window_model import UsagePoint, WindowEntry, WindowState
+from ctx_tui.window_model import UsagePoint, UsageSource, WindowEntry, WindowState
 
 #: Window of a generic chat (or an unknown model) when neither transcript nor config says.
 DEFAULT_WINDOW = 128_000
@@ -169,10 +169,16 @@ class Session:
         t = self._reader.transcript
         return [e for e in t.entries[t.live_start :] if e.in_context]
 
-    def state(self) -> WindowState:
-        """A snapshot of the context window (cheap: the live window is counted once)."""
+    def state(self, positions: bool = True) -> WindowState:
+        """A snapshot of the context window (cheap: the live window is counted once).
+
+        ``positions=False`` is for callers that only need the totals (``stats``):
+        when the usage is reported, nothing is tokenized and ``live`` is empty.
+        """
         t = self._reader.transcript
         meta = t.meta
+        if not positions and t.last_usage is not None:
+            return self._state(t.last_usage.context_tokens, "reported", [], [], token_source(meta.model, load=False))
         live = self.live_entries()
         raw = [count_entry(e, meta.model) for e in live]
         if t.last_usage is not None:
@@ -181,14 +187,17 @@ class Session:
         else:
             context_tokens = sum(raw)
             source = "estimated"
-        window = window_for_model(meta.model, self.config, meta.context_window)
+        return self._state(context_tokens, source, live, raw, token_source(meta.model))
+
+    def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
+        t = self._reader.transcript
         return WindowState(
             path=self.path,
-            meta=meta,
+            meta=t.meta,
             context_tokens=context_tokens,
-            context_window=window,
+            context_window=window_for_model(t.meta.model, self.config, t.meta.context_window),
             usage_source=source,
-            token_source=token_source(meta.model),
+            token_source=tokens_by,
             compactions=list(t.compactions),
             rounds=t.round,
             entries_total=len(t.entries),
@@ -201,7 +210,7 @@ class Session:
     def _history(self, live: list[Entry], raw: list[int]) -> list[UsagePoint]:
         t = self._reader.transcript
         if t.ever_reported:
-            return [UsagePoint(round=r, tokens=n, source="reported") for r, n in sorted(t.usage_by_round.items())]
+            return list(t.history)
         points: dict[int, int] = {}
         total = 0
         for entry, n in zip(live, raw):

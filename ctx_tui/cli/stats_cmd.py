@@ -10,7 +10,7 @@ from ctx_tui.config import Config
 from ctx_tui.window_model import WindowState
 
 
-def stats_dict(state: WindowState, config: Config) -> dict[str, Any]:
+def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[str, Any]:
     """The ``stats --json`` object (also what other front ends can show)."""
     meta = state.meta
     return {
@@ -33,7 +33,7 @@ def stats_dict(state: WindowState, config: Config) -> dict[str, Any]:
         "compactions": len(state.compactions),
         "rounds": state.rounds,
         "entries": state.entries_total,
-        "live_entries": len(state.live),
+        "live_entries": live_entries,
         "skipped_lines": state.skipped_lines,
     }
 
@@ -68,7 +68,8 @@ def _print_human(data: dict[str, Any]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     session = open_session(args)
-    data = stats_dict(session.state(), session.config)
+    # Totals only: with reported usage nothing needs tokenizing.
+    data = stats_dict(session.state(positions=False), session.config, len(session.live_entries()))
     if args.json:
         print_json(data)
     else:

@@ -8,6 +8,7 @@ the SPEC rule. ``ctx_tui.window.Session`` turns it into a ``WindowState``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -23,11 +24,13 @@ from ctx_tui.transcripts.model import (
     SessionMeta,
     Usage,
 )
+from ctx_tui.window_model import UsagePoint
 
-#: Kinds whose text is cut to a preview (``Entry.truncated``); the others keep it whole.
-PREVIEW_KINDS = frozenset({Kind.TOOL_RESULT, Kind.THINKING})
+#: Kinds whose text is cut to a preview (``Entry.truncated``), and how long it is;
+#: the others keep their text whole. A tool call's text is ``name {input JSON}``.
+PREVIEW_LIMITS = {Kind.TOOL_RESULT: PREVIEW_CHARS, Kind.THINKING: PREVIEW_CHARS, Kind.TOOL_CALL: TOOL_INPUT_CHARS}
 #: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
-_PATCH_HEADERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+_PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, bool]:
@@ -42,7 +45,7 @@ def _bound_value(value: Any) -> Any:
         if len(value) <= TOOL_INPUT_CHARS:
             return value
         cut, _ = preview(value, TOOL_INPUT_CHARS)
-        headers = [ln for ln in value[TOOL_INPUT_CHARS:].splitlines() if ln.startswith(_PATCH_HEADERS)]
+        headers = _PATCH_HEADER_RE.findall(value, TOOL_INPUT_CHARS) if "\n*** " in value else []
         return cut + ("\n" + "\n".join(headers) if headers else "")
     if isinstance(value, dict):
         return {k: _bound_value(v) for k, v in value.items()}
@@ -80,8 +83,8 @@ class Transcript:
         self.skipped = 0  # lines that could not be parsed
         #: Reported usage that counts by the SPEC rule (None: none since the last compaction).
         self.last_usage: Usage | None = None
-        #: Reported context tokens at the end of each round (for the trend).
-        self.usage_by_round: dict[int, int] = {}
+        #: Reported context tokens at the end of each round so far (for the trend).
+        self.history: list[UsagePoint] = []
         self.ever_reported = False
         self.live_start = 0  # index in ``entries`` where the live window starts
         self.tool_names: dict[str, str] = {}  # tool_use_id -> tool name
@@ -106,10 +109,11 @@ class Transcript:
         """Append an entry; long tool results / thinking keep a preview only."""
         chars = len(text)
         truncated = False
-        if kind in PREVIEW_KINDS and chars > PREVIEW_CHARS:
+        limit = PREVIEW_LIMITS.get(kind)
+        if limit is not None and chars > limit:
             # estimate from the preview, scaled: no pass over a huge text
-            tokens = round(estimate_tokens(text[:PREVIEW_CHARS]) * chars / PREVIEW_CHARS)
-            text, truncated = preview(text)
+            tokens = round(estimate_tokens(text[:limit]) * chars / limit)
+            text, truncated = preview(text, limit)
         else:
             tokens = estimate_tokens(text)
         if kind == Kind.TOOL_CALL and tool_use_id and tool_name:
@@ -122,7 +126,7 @@ class Transcript:
             role=role,
             text=text,
             tokens=tokens,
-            round=max(self.round, 1),
+            round=self.round or 1,
             timestamp=timestamp,
             uuid=uuid,
             message_id=message_id,
@@ -160,4 +164,8 @@ class Transcript:
     def report_usage(self, usage: Usage) -> None:
         self.last_usage = usage
         self.ever_reported = True
-        self.usage_by_round[max(self.round, 1)] = usage.context_tokens
+        point = UsagePoint(round=self.round or 1, tokens=usage.context_tokens, source="reported")
+        if self.history and self.history[-1].round == point.round:
+            self.history[-1] = point
+        else:
+            self.history.append(point)

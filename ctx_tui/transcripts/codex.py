@@ -33,7 +33,9 @@ import orjson
 from ctx_tui.transcripts.builder import Transcript, bound_tool_input, tool_call_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
-_EVENTS_KEPT = (b'"token_count"', b'"context_compacted"', b'"user_message"', b'"task_started"')
+#: Event rows that are parsed; the others only repeat response items or show UI progress.
+_EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
+_EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
 _WRAPPER_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -68,6 +70,14 @@ def _output_text(output: Any) -> str:
     return _content_text(output)
 
 
+def _int_getter(data: dict[str, Any]) -> Any:
+    def num(key: str) -> int:
+        value = data.get(key)
+        return value if isinstance(value, int) else 0
+
+    return num
+
+
 class CodexReader:
     """Feeds parsed Codex rollout rows into a :class:`Transcript`."""
 
@@ -81,10 +91,11 @@ class CodexReader:
     @staticmethod
     def prepare(line: bytes) -> bytes | None:
         """``line``, or None for event rows that only repeat other rows (dropped unparsed)."""
-        head = line[:200]
-        if b'"type":"event_msg"' in head and not any(kept in head for kept in _EVENTS_KEPT):
-            return None
-        return line
+        at = line.find(_EVENT_HEAD, 0, 200)
+        if at < 0:
+            return line
+        start = at + len(_EVENT_HEAD)
+        return line if line[start : line.find(b'"', start, start + 40)] in _EVENTS_KEPT else None
 
     def feed(self, row: dict[str, Any]) -> None:
         kind = row.get("type")
@@ -221,11 +232,7 @@ class CodexReader:
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
-
-        def num(key: str) -> int:
-            value = last.get(key)
-            return value if isinstance(value, int) else 0
-
+        num = _int_getter(last)
         window = info.get("model_context_window")
         window = window if isinstance(window, int) and window > 0 else None
         if window:

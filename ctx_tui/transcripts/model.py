@@ -8,7 +8,9 @@ readers looks at raw JSON.
 Memory is bounded: ``Entry.text`` holds the whole text only for the kinds the
 memory features read (user messages, assistant text, summaries, system notes);
 tool results and thinking keep a preview of at most ``PREVIEW_CHARS``
-characters, while ``tokens`` still counts the whole original.
+characters, tool calls (text ``name {input JSON}``) at most ``TOOL_INPUT_CHARS``
+(their ``tool_input`` keeps every string up to that length), while ``tokens``
+still counts the whole original and ``chars`` gives its length.
 """
 
 from __future__ import annotations

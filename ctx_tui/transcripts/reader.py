@@ -191,7 +191,7 @@ class TranscriptReader:
         for line in lines:
             reader = self._reader
             data = line if reader is None else reader.prepare(line)
-            if data is None or not line.strip():
+            if data is None:
                 continue
             try:
                 row = loads(data)
@@ -203,7 +203,8 @@ class TranscriptReader:
                     except orjson.JSONDecodeError:
                         pass
             if row is _MALFORMED:
-                t.skipped += 1
+                if line.strip():  # blank lines are not errors
+                    t.skipped += 1
                 continue
             if reader is None:
                 fmt = detect_row(row)
