@@ -1,0 +1,276 @@
+"""The compression preview (``c``): choose a strategy and a budget, read the result, then use it.
+
+The text to compress comes from ``source`` (the dashboard passes the live
+window rendered by ``compress.render_entries``); rendering and compressing
+run in a thread worker, the newest request wins, and the result arrives as a
+:class:`CompressionReady` message. Actions: copy the compressed text
+(``App.copy_to_clipboard``: OSC 52, works over SSH), save it into the
+session memory (``summaries``), copy the ``/compact`` focus line naming the
+critical items (``compress.compact_line``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.validation import Integer, Number
+from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Static
+
+from ctx_tui import audit
+from ctx_tui.compress import STRATEGIES, CompressionResult, compact_line, compress_text
+from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.items import TrackedItem
+from ctx_tui.memory.session_store import SavedSummary, update_session_memory
+from ctx_tui.ui.safe import clean, literal
+
+#: Pause after the last change of strategy or budget before compressing again.
+DEBOUNCE_S = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class CompressRequest:
+    strategy: str
+    target_ratio: float | None
+    max_length: int | None
+
+
+def figures_text(result: CompressionResult) -> Text:
+    """``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts) · 132 ms``."""
+    total = len(result.facts_kept) + len(result.facts_lost)
+    retention_style = "green" if result.retention_rate >= 0.9 else ("yellow" if result.retention_rate >= 0.7 else "red")
+    return Text.assemble(
+        (f"{result.original_length:,}", "bold"), " → ", (f"{result.compressed_length:,}", "bold"),
+        f" tokens ({result.ratio:.0%} of the original, budget {result.budget:,}) · retention ",
+        (f"{result.retention_rate:.0%}", f"bold {retention_style}"),
+        f" ({len(result.facts_kept)} of {total} key facts) · {result.duration_ms:,.0f} ms",
+    )
+
+
+def save_summary(project: Path, session_id: str, result: CompressionResult) -> SavedSummary:
+    """Keep ``result`` in the session memory's summaries and audit it (what ``Save`` does)."""
+    figures: dict[str, float | int | str] = {**result.metadata(), "savedBy": "dashboard"}
+    summary = SavedSummary(strategy=result.strategy, text=result.text, figures=figures)
+    update_session_memory(project, session_id, lambda m: m.summaries.append(summary))
+    audit.record(project, "compression_saved", session=session_id, via="dashboard", **result.metadata())
+    return summary
+
+
+class CompressionReady(Message):
+    def __init__(self, request: CompressRequest, result: CompressionResult) -> None:
+        super().__init__()
+        self.request = request
+        self.result = result
+
+
+class CompressionFailed(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class SummarySaved(Message):
+    def __init__(self, summary: SavedSummary | None, reason: str = "") -> None:
+        super().__init__()
+        self.summary = summary
+        self.reason = reason
+
+
+class CompressPreviewScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("ctrl+y", "copy_text", "Copy", id="ctx.compress.copy"),
+        Binding("ctrl+s", "save", "Save", id="ctx.compress.save"),
+        Binding("ctrl+t", "copy_compact", "/compact line", id="ctx.compress.compact"),
+        Binding("escape", "close", "Close", id="ctx.compress.close"),
+    ]
+
+    def __init__(
+        self,
+        source: Callable[[], str],
+        items: Sequence[TrackedItem],
+        project: Path,
+        session_id: str,
+        config: Config,
+    ) -> None:
+        super().__init__(classes="flow-modal")
+        self._source = source
+        self._text: str | None = None
+        self._items = list(items)
+        self._project = project
+        self._session_id = session_id
+        self._config = config
+        self._timer: Timer | None = None
+        self.result: CompressionResult | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="compress-box", classes="flow-box"):
+            with Horizontal(id="compress-options"):
+                yield Label("Strategy", classes="inline-label")
+                yield Select([(s, s) for s in STRATEGIES], value=self._config.compression.strategy,
+                             allow_blank=False, id="compress-strategy")
+                yield Label("Ratio", classes="inline-label")
+                yield Input(str(self._config.compression.target_ratio), id="compress-ratio",
+                            validators=[Number(minimum=0.01, maximum=1.0, failure_description=
+                                               "the target ratio is a number from 0.01 to 1")])
+                yield Label("Max tokens", classes="inline-label")
+                yield Input(placeholder="none", id="compress-max", type="integer",
+                            validators=[Integer(minimum=1, failure_description=
+                                                "max tokens is a whole number of at least 1")])
+            yield Static(id="compress-finding", classes="finding")
+            yield Static("compressing…", id="compress-figures")
+            with VerticalScroll(id="compress-preview"):
+                yield LoadingIndicator(id="compress-busy")
+                yield Static(id="compress-text")
+            with Horizontal(classes="flow-buttons"):
+                yield Button("Copy ^y", id="compress-copy", variant="primary", disabled=True)
+                yield Button("Save ^s", id="compress-save", disabled=True)
+                yield Button("/compact ^t", id="compress-compact")
+                yield Button("Close", id="compress-close")
+
+    def on_mount(self) -> None:
+        self.query_one("#compress-box").border_title = "Compress the live window"
+        self.query_one("#compress-preview").border_title = "preview"
+        self.refresh_preview()
+
+    # -- the request ------------------------------------------------------------------------
+    def request(self) -> CompressRequest | None:
+        """The one validate path: the options as a request, or None (and the reason shown)."""
+        problems: list[str] = []
+        values: dict[str, float | int | None] = {}
+        for widget_id, cast in (("compress-ratio", float), ("compress-max", int)):
+            widget = self.query_one(f"#{widget_id}", Input)
+            text = widget.value.strip()
+            if not text:
+                values[widget_id] = None
+                widget.remove_class("-invalid")
+                continue
+            result = widget.validate(text)
+            if result is not None and not result.is_valid:
+                problems += result.failure_descriptions[:1]
+                widget.add_class("-invalid")
+                continue
+            widget.remove_class("-invalid")
+            values[widget_id] = cast(text)
+        finding = self.query_one("#compress-finding", Static)
+        finding.update(Text("\n").join(Text(f"✖ {p}", style="bold red") for p in problems))
+        finding.set_class(bool(problems), "-shown")
+        if problems:
+            return None
+        strategy = self.query_one("#compress-strategy", Select).value
+        ratio = values["compress-ratio"]
+        limit = values["compress-max"]
+        return CompressRequest(str(strategy), float(ratio) if ratio is not None else None,
+                               int(limit) if limit is not None else None)
+
+    def refresh_preview(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        request = self.request()
+        if request is None:
+            return
+        self.query_one("#compress-busy").display = True
+        self.compress(request)
+
+    @work(thread=True, exclusive=True, group="compress", exit_on_error=False)
+    def compress(self, request: CompressRequest) -> None:
+        try:
+            if self._text is None:
+                self._text = self._source()
+            result = compress_text(self._text, request.strategy, target_ratio=request.target_ratio,
+                                   max_length=request.max_length, items=self._items, config=self._config)
+        except (CtxError, OSError, ValueError) as exc:
+            self.post_message(CompressionFailed(clean(str(exc) or type(exc).__name__, one_line=True)))
+            return
+        self.post_message(CompressionReady(request, result))
+
+    def on_compression_ready(self, message: CompressionReady) -> None:
+        if message.request != self.request():
+            return  # options changed meanwhile: a newer request is on its way
+        result = message.result
+        self.result = result
+        self.query_one("#compress-busy").display = False
+        self.query_one("#compress-figures", Static).update(figures_text(result))
+        body = result.text if result.text.strip() else "(nothing fits this budget: raise the ratio or max tokens)"
+        self.query_one("#compress-text", Static).update(literal(body))
+        self.query_one("#compress-preview").border_subtitle = result.strategy
+        for button in ("#compress-copy", "#compress-save"):
+            self.query_one(button, Button).disabled = not result.text.strip()
+
+    def on_compression_failed(self, message: CompressionFailed) -> None:
+        self.query_one("#compress-busy").display = False
+        self.query_one("#compress-figures", Static).update(
+            Text.assemble(("✖ cannot compress: ", "bold red"), literal(message.reason)))
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _options_changed(self, event: Message) -> None:
+        event.stop()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE_S, self.refresh_preview)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.refresh_preview()
+
+    # -- actions ---------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        action = {"compress-copy": self.action_copy_text, "compress-save": self.action_save,
+                  "compress-compact": self.action_copy_compact, "compress-close": self.action_close}
+        action[event.button.id or "compress-close"]()
+
+    def _usable(self) -> CompressionResult | None:
+        if self.result is None or not self.result.text.strip():
+            self.notify("No compressed text yet.", title="Compress", severity="warning")
+            return None
+        return self.result
+
+    def action_copy_text(self) -> None:
+        result = self._usable()
+        if result is not None:
+            self.app.copy_to_clipboard(result.text)
+            self.notify(f"Copied {result.compressed_length:,} tokens of {result.strategy} to the clipboard.",
+                        title="Compress")
+
+    def action_copy_compact(self) -> None:
+        line = compact_line(self._items)
+        self.app.copy_to_clipboard(line)
+        self.notify("The /compact line is on the clipboard: paste it into the agent.", title="Compress")
+
+    def action_save(self) -> None:
+        result = self._usable()
+        if result is not None:
+            self.query_one("#compress-save", Button).disabled = True
+            self.save(result)
+
+    @work(thread=True, exclusive=True, group="compress-save", exit_on_error=False)
+    def save(self, result: CompressionResult) -> None:
+        try:
+            summary = save_summary(self._project, self._session_id, result)
+        except (CtxError, OSError, ValueError) as exc:
+            self.post_message(SummarySaved(None, clean(str(exc) or type(exc).__name__, one_line=True)))
+            return
+        self.post_message(SummarySaved(summary))
+
+    def on_summary_saved(self, message: SummarySaved) -> None:
+        self.query_one("#compress-save", Button).disabled = False
+        if message.summary is None:
+            self.notify(message.reason, title="Not saved", severity="error", markup=False)
+            return
+        self.notify(f"Saved to the session memory (.ctx/sessions/, summaries) as a {message.summary.strategy} "
+                    "summary.", title="Compress", markup=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,421 @@
+"""The flows behind the dashboard's keys, driven with Pilot on a synthetic Claude Code session.
+
+The app runs with ``follow=False``; where a flow changes files, :func:`_reread`
+posts a fresh snapshot the way the follow worker would after a file event.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from actions_support import SESSION_ID, cli, hook_stdin, register, write_transcript
+from textual.widgets import Button, Input, Select, Static, TextArea
+
+from ctx_tui import audit
+from ctx_tui.actions.hook_install import install_hooks
+from ctx_tui.actions.restate import pending_restatements
+from ctx_tui.config import Config
+from ctx_tui.handoff.gate import check_handoff, passes
+from ctx_tui.handoff.schema import read_handoff
+from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.memory_md import read_memory
+from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.ui.app import DashboardApp
+from ctx_tui.ui.flows import selected_item_id
+from ctx_tui.ui.messages import SnapshotReady
+from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
+from ctx_tui.ui.screens.confirm import ConfirmScreen
+from ctx_tui.ui.screens.handoff_form import HandoffFormScreen
+from ctx_tui.ui.screens.new_item import NewItemScreen
+
+PROMPTS = [
+    "Build a CLI for the inventory service in src/inventory/cli.py. Never push to main without a review.",
+    "Add the list command; it reads data/stock.csv with parse_rows().",
+    "Now the export command, CSV please, written by export_csv() in src/inventory/export.py.",
+    "Fix the failing test tests/test_export.py::test_header, it raises KeyError: 'sku'.",
+]
+TOOL_OUTPUT = "\n".join(
+    f"line {n}: parse_rows() read row {n} of data/stock.csv, sku=A{n:04d}, qty={n * 7}, status=ok" for n in range(60)
+)
+GOOD_CONTEXT = (
+    "The export command lives in src/inventory/export.py; export_csv() writes the header row from HEADER_FIELDS. "
+    "tests/test_export.py::test_header still fails with KeyError: 'sku' because parse_rows() lower-cases the keys. "
+    "Run `pytest tests/test_export.py -k header` to see it."
+)
+GOOD_ACTION = "Run `pytest tests/test_export.py -k header` and fix the key case in parse_rows()"
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "src" / "inventory").mkdir(parents=True)
+    (root / "src" / "inventory" / "export.py").write_text("HEADER_FIELDS = ['sku']\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_export.py").write_text("def test_header(): pass\n")
+    return root
+
+
+def _transcript(project: Path) -> Path:
+    path = write_transcript(project, PROMPTS)
+    from actions_support import claude_rows  # the same rows, with a long tool output to compress
+
+    path.write_text("".join(json.dumps(r) + "\n" for r in claude_rows(SESSION_ID, project, PROMPTS, TOOL_OUTPUT)))
+    return path
+
+
+def _app(project: Path) -> DashboardApp:
+    return DashboardApp(_transcript(project), project, Config(), follow=False)
+
+
+async def _settle(app: DashboardApp, pilot) -> None:
+    """Let workers finish and their messages be handled (no sleeps)."""
+    for _ in range(2):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def _reread(app: DashboardApp, pilot) -> None:
+    """What the follow worker does after a file event: read again and post the snapshot."""
+    result = app.feed.read({app.path})
+    assert result.snapshot is not None
+    app.post_message(SnapshotReady(result.snapshot))
+    await pilot.pause()
+
+
+def _messages(app: DashboardApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def _actions(project: Path) -> list[str]:
+    return [e["action"] for e in audit.read_events(project)]
+
+
+# -- handoff ---------------------------------------------------------------------------------
+
+
+async def _open_handoff(app: DashboardApp, pilot) -> HandoffFormScreen:
+    await pilot.press("h")
+    await _settle(app, pilot)
+    form = app.screen
+    assert isinstance(form, HandoffFormScreen)
+    return form
+
+
+async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        form = await _open_handoff(app, pilot)
+        # pre-filled from the session
+        assert "inventory service" in form.query_one("#hf-task-state-assigned-task", Input).value
+        assert form.query_one("#hf-session-id", Input).value == SESSION_ID
+
+        # a vague handoff, typed: the gate runs when the field is left, Save stays disabled
+        form.query_one("#hf-continuation-context", TextArea).focus()
+        await pilot.press(*"Fix stuff.")
+        await pilot.press("tab")
+        await pilot.press(*"Continue")
+        await pilot.press("tab")
+        await pilot.pause()
+        save = form.query_one("#hf-save", Button)
+        assert save.disabled
+        context_finding = form.query_one("#hf-continuation-context-finding", Static)
+        assert context_finding.has_class("-shown")
+        shown = str(context_finding.render())
+        assert "filler" in shown or "concrete" in shown
+        assert "name files" in shown or "replace each vague phrase" in shown  # the hint is there too
+        assert form.query_one("#hf-suggested-first-action-finding", Static).has_class("-shown")
+        assert "words" in str(form.query_one("#hf-continuation-context-label").render())
+        await pilot.press("ctrl+s")
+        await _settle(app, pilot)
+        assert isinstance(app.screen, HandoffFormScreen)
+        assert not list((project / ".claude" / "handoffs").glob("*.yaml"))
+
+        # a good one passes and is written through the append-only writer
+        form.query_one("#hf-task-state-completion-pct", Input).value = "75"
+        form.query_one("#hf-continuation-context", TextArea).load_text(GOOD_CONTEXT)
+        form.query_one("#hf-suggested-first-action", Input).value = GOOD_ACTION
+        form.query_one("#hf-task-state-completed-subtasks", TextArea).load_text("list command\nexport command")
+        form.query_one("#hf-task-state-remaining-subtasks", TextArea).load_text("fix test_header")
+        form.query_one("#hf-decisions-made", TextArea).load_text(
+            "Export CSV with a header row | the import tool needs column names | src/inventory/export.py")
+        form.validate()
+        await pilot.pause()
+        assert not save.disabled
+        await pilot.press("ctrl+s")
+        await _settle(app, pilot)
+        assert not isinstance(app.screen, HandoffFormScreen)
+        written = list((project / ".claude" / "handoffs").glob("*.yaml"))
+        assert len(written) == 1
+        data = read_handoff(written[0])
+        assert passes(check_handoff(data, project))
+        assert data["decisions_made"][0]["affects_files"] == ["src/inventory/export.py"]
+        assert any(written[0].name in m for m in _messages(app))
+        checked = cli(project, "handoff", "check", str(written[0]))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "handoff.written" in _actions(project)
+
+        # a second handoff in the same session starts from the last one
+        form = await _open_handoff(app, pilot)
+        assert form.query_one("#hf-continuation-context", TextArea).text == GOOD_CONTEXT
+        assert form.query_one("#hf-task-state-completion-pct", Input).value == "75"
+        assert written[0].name in str(form.query_one("#hf-notes").render())
+
+
+async def test_escape_asks_before_discarding_edits(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        form = await _open_handoff(app, pilot)
+        await pilot.press("escape")  # no edits: closes at once
+        await pilot.pause()
+        assert not isinstance(app.screen, HandoffFormScreen)
+
+        form = await _open_handoff(app, pilot)
+        await pilot.press(*"The parser")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is form and form.dirty
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not isinstance(app.screen, (HandoffFormScreen, ConfirmScreen))
+        assert not (project / ".claude" / "handoffs").exists()
+
+
+async def test_dashboard_keys_wait_while_a_flow_is_open(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewItemScreen)
+        app.screen.query_one("#item-cancel", Button).focus()
+        await pilot.press("h")  # an app key while the form's button has focus
+        await _settle(app, pilot)
+        assert isinstance(app.screen, NewItemScreen)
+        assert not any(isinstance(s, HandoffFormScreen) for s in app.screen_stack)
+
+
+# -- compression -----------------------------------------------------------------------------
+
+
+async def test_compression_preview_shows_figures_copies_and_saves(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("c")
+        await _settle(app, pilot)
+        preview = app.screen
+        assert isinstance(preview, CompressPreviewScreen)
+        result = preview.result
+        assert result is not None and 0 < result.compressed_length < result.original_length
+        figures = str(preview.query_one("#compress-figures").render())
+        assert f"{result.original_length:,}" in figures and "retention" in figures and " ms" in figures
+
+        await pilot.press("ctrl+y")
+        assert app.clipboard == result.text
+        await pilot.press("ctrl+t")
+        assert app.clipboard.startswith("/compact ") and "Never push to main" in app.clipboard
+
+        # a bad ratio is refused next to the input; nothing is recompressed
+        ratio = preview.query_one("#compress-ratio", Input)
+        ratio.value = "2"
+        preview.refresh_preview()
+        await _settle(app, pilot)
+        assert preview.query_one("#compress-finding").has_class("-shown") and ratio.has_class("-invalid")
+        assert preview.result is result
+
+        ratio.value = "0.5"
+        preview.query_one("#compress-strategy", Select).value = "truncate"
+        preview.refresh_preview()
+        await _settle(app, pilot)
+        assert preview.result is not result and preview.result.strategy == "truncate"
+        assert preview.result.budget == int(result.original_length * 0.5)
+
+        await pilot.press("ctrl+s")
+        await _settle(app, pilot)
+        summaries = load_session_memory(project, SESSION_ID).summaries
+        assert [s.strategy for s in summaries] == ["truncate"] and summaries[0].text == preview.result.text
+        assert "compression_saved" in _actions(project)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CompressPreviewScreen)
+
+
+# -- restate ---------------------------------------------------------------------------------
+
+
+async def test_restate_queues_and_the_hook_delivers_it(project: Path) -> None:
+    install_hooks(project)
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        item_id = selected_item_id(app)
+        assert item_id is not None
+        await pilot.press("r")
+        await _settle(app, pilot)
+        assert any(f"'{item_id}' queued" in m and "next prompt" in m for m in _messages(app))
+        assert [q.id for q in pending_restatements(project, SESSION_ID)] == [item_id]
+        assert app.clipboard == ""  # the hook delivers it; nothing to paste
+
+    content = load_session_memory(project, SESSION_ID).get_item(item_id).content
+    stdin = hook_stdin(project, "UserPromptSubmit", app.path, prompt="go on")
+    delivered = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert delivered.returncode == 0, delivered.stderr
+    context = json.loads(delivered.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert content in context
+    assert pending_restatements(project, SESSION_ID) == []
+    actions = _actions(project)
+    assert actions.count("restatement_queued") == 1 and actions.count("restatement_delivered") == 1
+
+
+async def test_restate_without_the_hook_copies_and_says_how_to_install(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        item_id = selected_item_id(app)
+        await pilot.press("r")
+        await _settle(app, pilot)
+        content = load_session_memory(project, SESSION_ID).get_item(item_id).content
+        assert content in app.clipboard and app.clipboard.startswith("[ctx-tui] Restatement")
+        assert any("ctx-tui hook install" in m for m in _messages(app))
+
+
+# -- promotions ------------------------------------------------------------------------------
+
+
+def _entries(project: Path) -> list[str]:
+    path = Config().paths.memory_path(project)
+    return [e.text for e in read_memory(path).entries] if path.exists() else []
+
+
+async def test_approve_writes_exactly_one_entry_and_reject_writes_none(project: Path) -> None:
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    register(project, "csv", "decision", "Export as CSV with a header row")
+    app = _app(project)
+    memory_md = Config().paths.memory_path(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("a")  # nothing pending yet
+        await pilot.pause()
+        assert any("Nothing waits" in m for m in _messages(app))
+
+        first = selected_item_id(app)
+        await pilot.press("p")
+        await _settle(app, pilot)
+        assert not memory_md.exists()  # proposing writes nothing
+        await _reread(app, pilot)
+        assert [p.item_id for p in app.snapshot.memory.pending_promotions] == [first]
+
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # not now: nothing written
+        await _settle(app, pilot)
+        assert not memory_md.exists()
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("y")
+        await _settle(app, pilot)
+        content = load_session_memory(project, SESSION_ID).get_item(first).content
+        assert _entries(project) == [content]
+        assert any(str(memory_md) in m and "written" in m for m in _messages(app))
+
+        # the next item: proposed, then rejected; MEMORY.md keeps its bytes
+        await _reread(app, pilot)
+        table = app.dashboard.query_one("#decay-table")
+        table.move_cursor(row=1)
+        second = selected_item_id(app)
+        assert second != first
+        await pilot.press("p")
+        await _settle(app, pilot)
+        await _reread(app, pilot)
+        before = memory_md.read_bytes()
+        await pilot.press("x")
+        await _settle(app, pilot)
+        assert memory_md.read_bytes() == before and _entries(project) == [content]
+        statuses = {p.item_id: p.status for p in load_session_memory(project, SESSION_ID).promotions}
+        assert statuses == {first: "approved", second: "rejected"}
+    actions = _actions(project)
+    assert actions.count("promotion_proposed") == 2 and actions.count("promotion_approved") == 1
+    assert actions.count("promotion_written") == 1 and actions.count("promotion_rejected") == 1
+
+
+async def test_approval_after_a_hand_edit_rereads_memory_md(project: Path) -> None:
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    memory_md = Config().paths.memory_path(project)
+    memory_md.write_text("# Memory\n\n## Notes\n- kept by hand\n")
+    app = _app(project)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        item = selected_item_id(app)
+        await pilot.press("p")
+        await _settle(app, pilot)
+        await _reread(app, pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        with memory_md.open("a") as fh:  # the user edits MEMORY.md while the question is open
+            fh.write("- added while the question was open\n")
+        await pilot.press("y")
+        await _settle(app, pilot)
+        assert any("re-read" in m for m in _messages(app))
+    text = memory_md.read_text()
+    assert "- kept by hand\n- added while the question was open\n" in text
+    assert load_session_memory(project, SESSION_ID).get_item(item).content in text
+
+
+# -- new item --------------------------------------------------------------------------------
+
+
+async def test_new_item_registers_through_the_memory_core(project: Path) -> None:
+    app = _app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewItemScreen)
+        await pilot.press(*"bad id!")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewItemScreen)
+        assert form.query_one("#item-id-finding").has_class("-shown")
+        form.query_one("#item-id", Input).value = "utc-times"
+        form.query_one("#item-type", Select).value = ItemType.USER_PREFERENCE
+        form.query_one("#item-content", Input).value = "Store every timestamp in UTC"
+        await pilot.press("ctrl+s")
+        await _settle(app, pilot)
+        assert not isinstance(app.screen, NewItemScreen)
+        assert any("'utc-times' registered" in m for m in _messages(app))
+    item = load_session_memory(project, SESSION_ID).get_item("utc-times")
+    assert item is not None and item.type is ItemType.USER_PREFERENCE and item.source == "registered"
+    assert "register" in _actions(project)
+
+
+# -- every flow from the palette, at 80x24 ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "screen"),
+    [("handoff", HandoffFormScreen), ("compress", CompressPreviewScreen), ("new_item", NewItemScreen)],
+)
+async def test_flows_open_from_the_palette_and_fit_80x24(project: Path, action: str, screen: type) -> None:
+    app = _app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await app.run_action(action)  # what a palette hit runs
+        await _settle(app, pilot)
+        assert isinstance(app.screen, screen)
+        buttons = list(app.screen.query(Button))
+        assert buttons
+        for button in buttons:  # every button is on screen, none cut off
+            region = button.region
+            assert region.width > 0 and region.right <= 80 and region.bottom <= 24
