@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from watchfiles import awatch
 
 from ctx_tui.config import Config
-from ctx_tui.ui import keys
+from ctx_tui.ui import flows, keys
 from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
@@ -28,9 +28,13 @@ DEBOUNCE_MS = 60
 STEP_MS = 20
 
 
+#: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, then the flow screens'.
+STYLESHEETS = ("app.tcss", "flows.tcss")
+
+
 def stylesheet() -> str:
-    """The dashboard's TCSS, read from the installed package ``ctx_tui.styles``."""
-    return (files("ctx_tui.styles") / "app.tcss").read_text(encoding="utf-8")
+    """The app's TCSS, read from the installed package ``ctx_tui.styles``."""
+    return "\n".join((files("ctx_tui.styles") / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
 class DashboardApp(App[None]):
@@ -117,28 +121,28 @@ class DashboardApp(App[None]):
         self.notify(f"{what} is not available yet.", title="Not available", severity="warning")
 
     def action_compress(self) -> None:
-        self._not_yet("Compression")
+        flows.compress(self)
 
     def action_restate(self) -> None:
-        self._not_yet("Restate")
+        flows.restate(self)
 
     def action_promote(self) -> None:
-        self._not_yet("Promote")
+        flows.promote(self)
 
     def action_handoff(self) -> None:
-        self._not_yet("The handoff form")
+        flows.handoff(self)
 
     def action_search(self) -> None:
         self._not_yet("Search")
 
     def action_new_item(self) -> None:
-        self._not_yet("Registering a new item")
+        flows.new_item(self)
 
     def action_approve(self) -> None:
-        self._not_yet("Approving promotions")
+        flows.approve_first(self)
 
     def action_reject(self) -> None:
-        self._not_yet("Rejecting promotions")
+        flows.reject_first(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
