@@ -66,8 +66,8 @@ class Follower:
     def read_lines(self) -> Iterator[bytes]:
         """Yield the complete lines appended since the last call (each ends with b"\\n").
 
-        Lines come from the C-level buffered ``readline`` (``CHUNK`` bytes at a
-        time). An incomplete last line is held in ``partial`` (the offset moves
+        Lines come in batches of about ``CHUNK`` bytes from the C-level
+        ``readlines``. An incomplete last line is held in ``partial`` (the offset moves
         past it) and completed by the bytes of the next read.
         """
         self.bytes_read = 0
@@ -80,16 +80,16 @@ class Follower:
         with fh:
             try:
                 fh.seek(self.offset)
-                for line in fh:
-                    self.offset += len(line)
-                    self.bytes_read += len(line)
+                while lines := fh.readlines(CHUNK):
+                    size = sum(map(len, lines))
+                    self.offset += size
+                    self.bytes_read += size
                     if self.partial:
-                        line = self.partial + line
+                        lines[0] = self.partial + lines[0]
                         self.partial = b""
-                    if not line.endswith(b"\n"):
-                        self.partial = line
-                        return
-                    yield line
+                    if not lines[-1].endswith(b"\n"):
+                        self.partial = lines.pop()
+                    yield from lines
             except OSError:
                 return
 
