@@ -87,15 +87,54 @@ class CodexReader:
         self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
         self._await_item = False  # a user_message event came before its item
         self._compaction_open = False  # a compaction with no entry after its summary yet
+        self._last_token_count: tuple[bytes | None, int, int] | None = None
 
-    @staticmethod
-    def prepare(line: bytes) -> bytes | None:
-        """``line``, or None for event rows that only repeat other rows (dropped unparsed)."""
+    def prepare(self, line: bytes) -> bytes | None:
+        """``line``, or None for rows dropped without parsing.
+
+        Dropped: event rows that only repeat response items or show progress; a
+        ``token_count`` whose ``info`` bytes equal the previous one's with no
+        entry in between (Codex writes most of them twice); a ``turn_context``
+        whose model and cwd are read straight from the bytes (plain strings).
+        """
         at = line.find(_EVENT_HEAD, 0, 200)
-        if at < 0:
+        if at >= 0:
+            start = at + len(_EVENT_HEAD)
+            etype = line[start : line.find(b'"', start, start + 40)]
+            if etype not in _EVENTS_KEPT:
+                return None
+            if etype == b"token_count":
+                return self._new_token_count(line, start)
             return line
-        start = at + len(_EVENT_HEAD)
-        return line if line[start : line.find(b'"', start, start + 40)] in _EVENTS_KEPT else None
+        at = line.find(b'"type":"turn_context","payload":{', 0, 200)
+        if at >= 0 and self._turn_context_from_bytes(line, at):
+            return None
+        return line
+
+    def _new_token_count(self, line: bytes, start: int) -> bytes | None:
+        info_at = line.find(b'"info":', start)
+        end = line.find(b',"rate_limits":', info_at)
+        info = line[info_at:end] if info_at >= 0 and end >= 0 else None
+        marker = (info, len(self.t.entries), self.t.round)
+        if info is not None and marker == self._last_token_count:
+            return None
+        self._last_token_count = marker
+        return line
+
+    def _turn_context_from_bytes(self, line: bytes, at: int) -> bool:
+        values = []
+        for key in (b'"model":"', b'"cwd":"'):
+            pos = line.find(key, at)
+            end = line.find(b'"', pos + len(key)) if pos >= 0 else -1
+            value = line[pos + len(key) : end] if end >= 0 else b"\\"
+            if b"\\" in value:  # absent, or with JSON escapes: parse the row instead
+                return False
+            values.append(value)
+        try:
+            self.t.meta.model, self.t.meta.cwd = (v.decode() for v in values)
+        except UnicodeDecodeError:
+            return False
+        return True
 
     def feed(self, row: dict[str, Any]) -> None:
         kind = row.get("type")
