@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id
 from ctx_tui.transcripts.model import Entry, Kind
@@ -61,6 +62,13 @@ _DECISION = re.compile(
     r"let us (?:go with|use)|(?:we|i)(?: have|'ve)? decided|decided (?:to|on|that)|decision:|we(?:'re| are) going with|"
     r"going with|opted (?:for|to)|settled on|we(?:'ll| will) use|chose to|the plan is to)\b",
     re.I,
+)
+#: Every pattern above needs one of these substrings (a fast pre-filter).
+_TRIGGERS = (
+    "always", "never", "don", "do not", "make sure", "ensure", "be sure", "avoid", "only", "stop", "no more",
+    "under no", "must", "should", "shall", "allowed", "forbidden", "required", "mandatory", "need", "prefer",
+    "rather", "instead", "like it", "want you", "go with", "let", "decided", "decision", "going with", "opted",
+    "settled", "will use", "'ll use", "chose", "plan is", "have to",
 )
 _NOT_SELF = re.compile(r"^(?:i(?:'ve| have)? never|never mind|i don'?t (?:know|think|see|understand|get))\b", re.I)
 _RATIONALE = re.compile(r"\s*(?:,\s*)?\b(?:because|since|so that|as it|as this|given that)\b\s*", re.I)
@@ -110,6 +118,9 @@ def classify(sentence: str, role: str) -> ItemType | None:
     s = sentence.strip()
     if len(s) < MIN_SENTENCE or s.endswith("?"):
         return None
+    low = s.lower()
+    if not any(trigger in low for trigger in _TRIGGERS):
+        return None  # cheap test first: most sentences instruct nothing
     if role == "user" and not _NOT_SELF.match(s):
         if _PREFERENCE.search(s):
             return ItemType.USER_PREFERENCE
@@ -162,6 +173,23 @@ def _decision(sentence: str) -> tuple[str, str]:
     return _clean(sentence), ""
 
 
+@lru_cache(maxsize=16384)
+def _statements(role: str, text: str) -> tuple[tuple[ItemType, str, str, tuple[str, ...]], ...]:
+    """(type, content, rationale, files) of each instructing sentence of one text (cached: polls repeat)."""
+    out = []
+    for sentence in sentences(text):
+        kind = classify(sentence, role)
+        if kind is None:
+            continue
+        rationale = ""
+        if kind is ItemType.DECISION:
+            content, rationale = _decision(sentence)
+        else:
+            content = _clean(sentence)
+        out.append((kind, content, rationale, tuple(dict.fromkeys(_PATHS.findall(sentence)))))
+    return tuple(out)
+
+
 def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
     """Goal, constraints, preferences and decisions of a transcript, in order, without duplicates."""
     entries = list(entries)
@@ -182,15 +210,7 @@ def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
             continue
         if not _has_text(entry.text):
             continue
-        for sentence in sentences(entry.text):
-            kind = classify(sentence, role)
-            if kind is None:
-                continue
-            rationale = ""
-            if kind is ItemType.DECISION:
-                content, rationale = _decision(sentence)
-            else:
-                content = _clean(sentence)
+        for kind, content, rationale, files in _statements(role, entry.text):
             item_id = extracted_item_id(kind, content)
             if item_id in seen:
                 continue
@@ -198,6 +218,5 @@ def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
             item = TrackedItem(
                 id=item_id, type=kind, content=content, entered_round=max(entry.round, 0), source="extracted"
             )
-            files = tuple(dict.fromkeys(_PATHS.findall(sentence)))
             out.append(Extraction(item=item, seq=entry.seq, rationale=rationale, affects_files=files))
     return out

@@ -21,6 +21,7 @@ word is not the agent attending to the item.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -50,9 +51,12 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
-_PATH = re.compile(r"(?:~|\.{1,2})?(?:/?[\w@.+-]+/)+[\w@.+-]+|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|json|jsonl|md|ya?ml|toml|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|sh|sql|css|scss|html|txt|cfg|ini|lock|env|xml|csv)\b")
-_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:\.\d+)*", re.UNICODE)
+#: A run of path characters; it is a path when it holds a "/" or ends in a known extension.
+_PATHISH = re.compile(r"[\w@.+~/-]+")
+_EXTENSION = re.compile(r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|json|jsonl|md|ya?ml|toml|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|sh|sql|css|scss|html|txt|cfg|ini|lock|env|xml|csv)$")
+#: Words, identifiers (snake_case, dotted.names, camelCase), versions and contractions.
+_TOKEN = re.compile(r"\w+(?:[.'\u2019]\w+)*")
+_PARTS = re.compile(r"[._]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SUFFIXES = (
     ("ational", "ate"),
@@ -85,38 +89,46 @@ def stem(word: str) -> str:
 
 
 def _is_identifier(token: str) -> bool:
-    return "_" in token or "." in token.strip(".") or bool(_CAMEL.search(token)) or (
-        any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+    return "_" in token or "." in token or bool(_CAMEL.search(token)) or (
+        not token.isalpha() and not token.isdigit()
     )
 
 
-def _words(text: str) -> set[str]:
-    out: set[str] = set()
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower()
-        if len(word) < 3 or word in STOP_WORDS or word.isdigit() and len(word) < 2:
-            continue
-        out.add(stem(word))
-    return out
+def _word(token: str) -> str | None:
+    """The stemmed content word of a plain token, or None for stop words, short words and small numbers."""
+    word = token.lower()
+    if len(word) < 3 or word in STOP_WORDS:
+        return None
+    return stem(word)
+
+
+@lru_cache(maxsize=1 << 17)
+def _token_terms(token: str) -> tuple[str, ...]:
+    """The terms one token gives (cached: a session's vocabulary is small next to its text)."""
+    if "'" in token or "\u2019" in token or not _is_identifier(token):
+        word = _word(token)
+        return (word,) if word else ()
+    terms = ["=" + token.lower()]
+    for part in _PARTS.split(_CAMEL.sub("_", token)):
+        word = _word(part) if part and not part.isdigit() else None
+        if word:
+            terms.append(word)
+    return tuple(terms)
 
 
 @lru_cache(maxsize=16384)
 def key_terms(text: str) -> frozenset[str]:
     """The key terms of ``text``: ``=path`` / ``=identifier`` specials plus stemmed content words."""
     terms: set[str] = set()
-    rest = text
-    for match in _PATH.finditer(text):
-        path = match.group(0).strip("./")
-        if "/" in path or "." in path:
+    for candidate in set(_PATHISH.findall(text)):
+        if "/" not in candidate and "." not in candidate:
+            continue
+        path = candidate.strip("./-")
+        if ("/" in path and any(c.isalnum() for c in path)) or _EXTENSION.search(path):
             terms.add("=" + path.lower())
             terms.add("=" + path.rsplit("/", 1)[-1].lower())
-    for match in _IDENTIFIER.finditer(rest):
-        token = match.group(0)
-        if _is_identifier(token):
-            terms.add("=" + token.lower())
-            for part in re.split(r"[._]", _CAMEL.sub("_", token)):
-                terms |= _words(part)
-    terms |= _words(_IDENTIFIER.sub(lambda m: " " if _is_identifier(m.group(0)) else m.group(0), rest))
+    for token in set(_TOKEN.findall(text)):  # each distinct token once
+        terms.update(_token_terms(token))
     return frozenset(terms)
 
 
@@ -124,23 +136,29 @@ def _weight(term: str) -> float:
     return SPECIAL_WEIGHT if term.startswith("=") else 1.0
 
 
-def match_score(item_terms: frozenset[str], text_terms: frozenset[str]) -> float:
-    """Weighted share of ``item_terms`` found in ``text_terms`` (0..1)."""
-    total = sum(_weight(t) for t in item_terms)
-    if not total:
-        return 0.0
-    return sum(_weight(t) for t in item_terms & text_terms) / total
+class ItemMatcher:
+    """Decides whether a text mentions one item; its terms and weights are computed once."""
+
+    __slots__ = ("terms", "total", "needed", "threshold")
+
+    def __init__(self, terms: frozenset[str], threshold: float) -> None:
+        self.terms = terms
+        self.total = sum(_weight(t) for t in terms)
+        self.needed = min(MIN_MATCHED, len(terms))
+        self.threshold = threshold
+
+    def matches(self, text_terms: frozenset[str]) -> bool:
+        if not self.terms:
+            return False
+        common = self.terms & text_terms
+        if len(common) < self.needed:
+            return False
+        return sum(_weight(t) for t in common) / self.total >= self.threshold
 
 
 def refers_to(item_terms: frozenset[str], text: str, threshold: float) -> bool:
     """True when ``text`` mentions the item whose key terms are ``item_terms``."""
-    if not item_terms:
-        return False
-    text_terms = key_terms(text)
-    matched = item_terms & text_terms
-    if len(matched) < min(MIN_MATCHED, len(item_terms)):
-        return False
-    return match_score(item_terms, text_terms) >= threshold
+    return ItemMatcher(item_terms, threshold).matches(key_terms(text))
 
 
 def mentions(entry: Entry) -> bool:
@@ -148,17 +166,49 @@ def mentions(entry: Entry) -> bool:
     return entry.kind in MENTION_KINDS and not entry.is_sidechain and getattr(entry, "in_context", True)
 
 
-def occurrences(
-    items: Sequence[TrackedItem], entries: Iterable[Entry], threshold: float
-) -> dict[str, list[Entry]]:
-    """For each item id, the entries (in order) that state or mention it."""
-    terms = {item.id: key_terms(item.content) for item in items}
-    found: dict[str, list[Entry]] = {item.id: [] for item in items}
+class _ScanCache:
+    """What the last :func:`occurrences` call over a growing entry list found.
+
+    A session's entry list only grows (a reset replaces the list), so the next
+    call on the same list scans the appended entries only. One slot: the
+    latest list; matches are kept per (terms, threshold) of the items asked for.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: Sequence[Entry] | None = None
+        self.scanned = 0
+        self.found: dict[tuple[frozenset[str], float], list[Entry]] = {}
+
+
+_CACHE = _ScanCache()
+
+
+def _scan(matchers: dict[tuple[frozenset[str], float], ItemMatcher], entries: Iterable[Entry]) -> dict[tuple[frozenset[str], float], list[Entry]]:
+    found: dict[tuple[frozenset[str], float], list[Entry]] = {key: [] for key in matchers}
     for entry in entries:
-        if not mentions(entry) or not entry.text:
+        if not entry.text or not mentions(entry):
             continue
-        for item in items:
-            if refers_to(terms[item.id], entry.text, threshold):
-                found[item.id].append(entry)
+        text_terms = key_terms(entry.text)
+        for key, matcher in matchers.items():
+            if matcher.matches(text_terms):
+                found[key].append(entry)
     return found
 
+
+def occurrences(items: Sequence[TrackedItem], entries: Sequence[Entry], threshold: float) -> dict[str, list[Entry]]:
+    """For each item id, the entries (in order) that state or mention it."""
+    keys = {item.id: (key_terms(item.content), threshold) for item in items}
+    wanted = set(keys.values())
+    with _CACHE.lock:
+        cache = _CACHE
+        if cache.entries is not entries or len(entries) < cache.scanned:
+            cache.entries, cache.scanned, cache.found = entries, 0, {}
+        cache.found = {key: found for key, found in cache.found.items() if key in wanted}
+        known = {key: ItemMatcher(*key) for key in cache.found}
+        fresh = {key: ItemMatcher(*key) for key in wanted if key not in cache.found}
+        for key, more in _scan(known, entries[cache.scanned :]).items():
+            cache.found[key].extend(more)
+        cache.found.update(_scan(fresh, entries))
+        cache.scanned = len(entries)
+        return {item_id: list(cache.found[key]) for item_id, key in keys.items()}

@@ -31,6 +31,9 @@ from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
 
 SESSIONS_DIR = "sessions"
+#: libyaml's safe loader and dumper when PyYAML has them (several times faster), else the pure ones.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class _Model(BaseModel):
@@ -196,7 +199,7 @@ def session_memory_path(project: Path, session_id: str) -> Path:
 
 def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
     try:
-        data: Any = yaml.safe_load(raw)
+        data: Any = yaml.load(raw, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
@@ -230,7 +233,7 @@ def load_session_memory(project: Path, session_id: str) -> SessionMemory:
 
 
 def dump_session_memory(memory: SessionMemory) -> str:
-    return yaml.safe_dump(memory.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(memory.model_dump(mode="json"), Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100)
 
 
 def update_session_memory(

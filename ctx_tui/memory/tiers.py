@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ctx_tui.config import Config
@@ -58,6 +59,12 @@ class LongTermFile:
     problem: str | None = None
 
 
+@lru_cache(maxsize=16)
+def _tokens(text: str) -> int:
+    """Token count of a whole state file (cached: the dashboard asks on every poll)."""
+    return count_tokens(text)
+
+
 def _label(prefix: str, text: str) -> str:
     one = " ".join(text.split())
     label = f"{prefix}: {one}" if prefix else one
@@ -81,7 +88,7 @@ def read_long_term(project: Path, config: Config) -> list[LongTermFile]:
         except CtxError as exc:
             out.append(LongTermFile(path, read_only, None, problem=str(exc)))
             continue
-        out.append(LongTermFile(path, read_only, doc, tokens=count_tokens(doc.render())))
+        out.append(LongTermFile(path, read_only, doc, tokens=_tokens(doc.render())))
     return out
 
 
@@ -123,7 +130,7 @@ def _medium_term(project: Path, memory: SessionMemory) -> TierSummary:
     ]
     labels = [_label(kind, text) for kind, texts in groups for text in texts]
     path = session_memory_path(project, memory.session_id)
-    tokens = count_tokens(dump_session_memory(memory)) if path.exists() else 0
+    tokens = _tokens(dump_session_memory(memory)) if path.exists() else 0
     return TierSummary("medium-term", str(path), len(labels), tokens, tuple(labels[:MAX_LABELS]))
 
 

@@ -107,11 +107,19 @@ def _store_extractions(memory: SessionMemory, extractions: list[Extraction]) -> 
 
 
 def build_memory_view(
-    project: Path, session: SessionLike, config: Config, current_round: int | None = None
+    project: Path,
+    session: SessionLike,
+    config: Config,
+    current_round: int | None = None,
+    state: WindowState | None = None,
 ) -> MemoryView:
-    """Read the session, update its memory file and the audit log, return the snapshot."""
+    """Read the session, update its memory file and the audit log, return the snapshot.
+
+    ``current_round`` judges decay as of that round (default: the session's last
+    round); ``state`` saves a second ``session.state()`` when the caller has one.
+    """
     session_id = session_id_of(session)
-    state = session.state()
+    state = state if state is not None else session.state()
     entries = session.entries
     current = state.rounds if current_round is None else current_round
     extractions = extract_items(entries)
