@@ -1,0 +1,286 @@
+"""Key facts of a text and how many of them a compressed text still holds.
+
+``retentionRate = facts found in the output / facts in the input`` (SPEC 4).
+It is measured on the text, never assumed. See docs/compression.md for the
+rules; in short, the facts of a text are:
+
+* ``item``: each tracked item passed in (its content);
+* ``url``: ``http(s)://...``;
+* ``path``: a token with a ``/`` that looks like a path, or a file name with a
+  known extension (``api.py``, ``pyproject.toml``);
+* ``error``: ``SomethingError`` / ``...Exception`` / ``...Warning``, errno
+  names (``ENOENT``);
+* ``command``: a ``$ ...`` line, a line of a ``bash``/``sh``/``console`` code
+  block, or a backticked span starting with a known program (``git``, ``pytest``...);
+* ``identifier``: snake_case, camelCase/PascalCase with an inner capital,
+  dotted names (``os.path.join``), calls (``run()``), other backticked spans;
+* ``number``: numbers of 3+ digits, decimals, versions, percentages, times
+  (1- and 2-digit integers are too common to identify anything);
+* ``decision``: a sentence that states a decision, constraint or preference
+  ("decided", "we will use", "must", "never", "always", "prefer", ...).
+
+Matching: items and decisions by their key terms (at least
+``TERM_MATCH`` of the distinct content words must occur in the output);
+commands by whitespace-normalised substring; everything else as an exact,
+case-sensitive token (not part of a longer word) of the output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from ctx_tui.compress.blocks import Block, sentences, split_blocks
+from ctx_tui.compress.scoring import terms
+
+FactKind = Literal["item", "url", "path", "error", "command", "identifier", "number", "decision"]
+#: Fraction of an item's / decision's key terms that must appear in the output.
+TERM_MATCH = 0.8
+#: Longest command kept as a fact (a longer one is matched on its start).
+COMMAND_CHARS = 160
+#: Display order of fact kinds (most useful first) for the "also referenced" line.
+KIND_ORDER: tuple[FactKind, ...] = ("item", "decision", "path", "error", "command", "url", "identifier", "number")
+
+
+class ItemLike(Protocol):
+    """The part of a tracked item compression needs (``ctx_tui.memory.items.TrackedItem`` fits)."""
+
+    id: str
+    type: object
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    kind: FactKind
+    value: str  # what is matched
+    label: str  # how it is shown (an item: "[constraint] ..."; a number: "port 8080")
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    rate: float
+    kept: list[Fact]
+    lost: list[Fact]
+
+    @property
+    def total(self) -> int:
+        return len(self.kept) + len(self.lost)
+
+
+_URL_RE = re.compile(r"https?://[^\s<>\"'`)\]]+")
+_EXT = (
+    "py|pyi|js|jsx|ts|tsx|mjs|cjs|json|jsonl|yaml|yml|toml|ini|cfg|md|rst|txt|csv|"
+    "html|css|scss|tcss|sh|bash|zsh|rs|go|java|kt|c|h|cc|cpp|hpp|rb|php|swift|sql|"
+    "lock|env|xml|proto|vue|svelte|log|ipynb|gradle|tf"
+)
+_PATH_RE = re.compile(
+    r"(?<![\w/.~-])(?:~|\.{1,2})?/?[\w.@+-]+(?:/[\w.@+-]+)+"  # something/with/slashes
+    r"|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.(?:" + _EXT + r")\b"  # file.ext
+)
+_ERROR_RE = re.compile(
+    r"\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)\b"
+    r"|\bE(?:NOENT|ACCES|PERM|EXIST|ISDIR|NOTDIR|CONNREFUSED|CONNRESET|ADDRINUSE|TIMEDOUT|PIPE|NOSPC|INVAL|MFILE|NOTEMPTY|AGAIN)\b"
+)
+_BACKTICK_RE = re.compile(r"`([^`\n]{2,120})`")
+_SNAKE_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_CAMEL_RE = re.compile(r"\b[a-zA-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*\b")
+_DOTTED_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?")
+_CALL_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\(\)")
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])(?:v?\d+(?:\.\d+){2,}|\d+\.\d+%?|\d{1,3}(?:,\d{3})+|\d+%|\d{1,2}:\d{2}(?::\d{2})?|\d{3,})(?![\w.]*\w)"
+)
+_PROMPT_RE = re.compile(r"^\s*\$ (.+)$", re.M)
+_SHELL_LANGS = {"bash", "sh", "shell", "console", "zsh", "shell-session"}
+COMMANDS = frozenset(
+    """git python python3 pip pip3 pytest npm npx yarn pnpm node make cargo go docker
+    kubectl uv uvx ctx-tui bash sh cd ls cat grep rg sed awk curl wget claude codex
+    ruff mypy black tox poetry brew apt apt-get rm mv cp mkdir chmod find tar ssh
+    java mvn gradle rustc gcc cmake deno bun""".split()
+)
+DECISION_RE = re.compile(
+    r"\b(?:decided|decide to|decision|we(?:'ll| will| should) use|let's use|going with|chose|"
+    r"chosen|opted|switch(?:ed)? to|instead of|agreed)\b",
+    re.I,
+)
+RULE_RE = re.compile(
+    r"\b(?:must(?: not)?|never|always|do not|don't|prefer(?:s|red)?|please use|make sure)\b", re.I
+)
+#: A longer sentence is prose that happens to contain "always", not a rule.
+MAX_DECISION_WORDS = 40
+
+
+def key_terms(text: str) -> set[str]:
+    """The distinct content words of ``text`` (terms of 3+ characters)."""
+    return {t for t in terms(text) if len(t) >= 3}
+
+
+def _command_value(line: str) -> str:
+    return " ".join(line.split())[:COMMAND_CHARS]
+
+
+def _is_command(span: str) -> bool:
+    head = span.split(None, 1)[0] if span.strip() else ""
+    return head in COMMANDS
+
+
+def _add(out: dict[tuple[str, str], Fact], kind: FactKind, value: str, label: str | None = None) -> None:
+    value = value.strip()
+    if value and (kind, value) not in out:
+        out[(kind, value)] = Fact(kind, value, label or value)
+
+
+_TOKEN_RE = re.compile(
+    "|".join(
+        f"(?P<{name}>{rx.pattern})"
+        for name, rx in (
+            ("url", _URL_RE),
+            ("path", _PATH_RE),
+            ("error", _ERROR_RE),
+            ("dotted", _DOTTED_RE),
+            ("call", _CALL_RE),
+            ("snake", _SNAKE_RE),
+            ("camel", _CAMEL_RE),
+            ("number", _NUMBER_RE),
+        )
+    )
+)
+
+
+#: Whitespace-separated chunks that may hold a token fact: with a digit, ``_ / . : (``
+#: or an inner capital. Plain words (most of any prose) are skipped without a look.
+_CHUNK_RE = re.compile(r"(?<!\S)[^\s0-9_/.:(]*(?:[0-9_/.:(]|[^\s][A-Z])\S*")
+
+
+def _prose_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
+    """Token facts of one stretch of text.
+
+    Backticked spans first (a command, or scanned like the rest); then every
+    whitespace-separated chunk that could hold a fact, where at each position
+    the first kind that matches wins: url, path, error, identifier, number.
+    """
+    if "`" in text:
+        for m in _BACKTICK_RE.finditer(text):
+            span = m.group(1).strip()
+            if _is_command(span):
+                _add(out, "command", _command_value(span))
+            else:
+                _chunk_facts(span, out)
+        text = _BACKTICK_RE.sub(" ", text)
+    _chunk_facts(text, out)
+
+
+def _chunk_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
+    for cm in _CHUNK_RE.finditer(text):
+        chunk = cm.group(0)
+        for m in _TOKEN_RE.finditer(chunk):
+            kind = m.lastgroup
+            value = m.group(0)
+            if kind == "url":
+                _add(out, "url", value.rstrip(".,;:"))
+            elif kind == "path":
+                value = value.rstrip(".")
+                if "/" in value and not re.search(r"[A-Za-z]", value):
+                    continue  # 1/2, 10/20: a ratio, not a path
+                _add(out, "path", value)
+            elif kind == "error":
+                _add(out, "error", value)
+            elif kind == "number":
+                before = text[max(0, cm.start() - 24) : cm.start()].split() if m.start() == 0 else []
+                label = f"{before[-1]} {value}" if before and before[-1].isalpha() else value
+                _add(out, "number", value, label)
+            elif kind == "dotted" and min(len(p) for p in value.removesuffix("()").split(".")) < 2:
+                continue  # e.g, i.e, a.b: prose abbreviations
+            else:
+                _add(out, "identifier", value)
+
+
+def states_decision(sentence: str) -> bool:
+    """True for a sentence that states a decision, constraint or preference."""
+    if not (DECISION_RE.search(sentence) or RULE_RE.search(sentence)):
+        return False
+    return len(sentence.split()) <= MAX_DECISION_WORDS and len(key_terms(sentence)) >= 2
+
+
+def _decision_facts(block: Block, out: dict[tuple[str, str], Fact]) -> None:
+    for sentence in sentences(block.text):
+        sentence = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", sentence).strip()
+        if states_decision(sentence):
+            _add(out, "decision", sentence)
+
+
+def extract_facts(text: str, items: Sequence[ItemLike] = (), blocks: Sequence[Block] | None = None) -> list[Fact]:
+    """The key facts of ``text`` (plus ``items``), each once, in order of appearance."""
+    out: dict[tuple[str, str], Fact] = {}
+    for item in items:
+        kind = getattr(item.type, "value", item.type)
+        _add(out, "item", item.content, f"[{kind}] {item.content}")
+    for block in blocks if blocks is not None else split_blocks(text):
+        if block.kind == "code":
+            body = block.text.split("\n")[1:-1] if block.closed else block.text.split("\n")[1:]
+            if block.lang.lower() in _SHELL_LANGS:
+                for line in body:
+                    line = line.strip()
+                    if line and not line.startswith("#"):
+                        _add(out, "command", _command_value(line.removeprefix("$ ")))
+                continue
+            _prose_facts("\n".join(body), out)
+            continue
+        for m in _PROMPT_RE.finditer(block.text):
+            _add(out, "command", _command_value(m.group(1)))
+        _prose_facts(_PROMPT_RE.sub("", block.text), out)
+        if block.kind in ("para", "list"):
+            _decision_facts(block, out)
+    return list(out.values())
+
+
+def fragment_facts(text: str, kind: str = "para") -> list[Fact]:
+    """The facts of one piece already split out (a sentence, a bullet, a code or JSON block)."""
+    if kind == "code" or text.lstrip().startswith(("```", "~~~")):
+        return extract_facts(text)
+    return extract_facts(text, blocks=[Block("json" if kind == "json" else "para", text)])
+
+
+def _has_token(haystack: str, needle: str) -> bool:
+    """``needle`` occurs in ``haystack`` not glued to a longer word on either side."""
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before = haystack[start - 1] if start else " "
+        after = haystack[end] if end < len(haystack) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
+
+
+class FactMatcher:
+    """Answers "is this fact still in ``output``?" with the output indexed once."""
+
+    def __init__(self, output: str) -> None:
+        self.output = output
+        self._spaced = " ".join(output.split())
+        self._terms = key_terms(output)
+
+    def has(self, fact: Fact) -> bool:
+        if fact.kind in ("item", "decision"):
+            wanted = key_terms(fact.value)
+            if not wanted:
+                return " ".join(fact.value.split()) in self._spaced
+            return len(wanted & self._terms) / len(wanted) >= TERM_MATCH
+        if fact.kind == "command":
+            return fact.value in self._spaced
+        return _has_token(self.output, fact.value)
+
+
+def measure_retention(facts: Sequence[Fact], output: str) -> Retention:
+    """Which of ``facts`` are still recoverable in ``output``; rate 1.0 when there are none."""
+    matcher = FactMatcher(output)
+    kept: list[Fact] = []
+    lost: list[Fact] = []
+    for fact in facts:
+        (kept if matcher.has(fact) else lost).append(fact)
+    rate = len(kept) / len(facts) if facts else 1.0
+    return Retention(round(rate, 4), kept, lost)

@@ -1,0 +1,54 @@
+"""Compressing a session's live window (what the ``c`` key and ``ctx-tui compress`` do)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ctx_tui.compress.core import CompressionResult, compress_text
+from ctx_tui.compress.facts import ItemLike
+from ctx_tui.compress.window_text import SOURCES, render_entries
+from ctx_tui.config import Config
+from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.window import Session
+
+
+def session_id_of(session: Session) -> str:
+    """The id the session's memory and cache files are named by."""
+    return session.meta.session_id or session.path.stem
+
+
+def window_text(session: Session, sources: Sequence[str] = SOURCES) -> str:
+    """The live window (since the last compaction) as clean text."""
+    return render_entries((w.entry for w in session.state().live), sources)
+
+
+def session_items(project: Path, session: Session) -> list[ItemLike]:
+    """The session's tracked items that are not dismissed (from ``.ctx/sessions/<id>.yaml``)."""
+    return list(load_session_memory(project, session_id_of(session)).active_items())
+
+
+def compress_window(
+    session: Session,
+    config: Config | None = None,
+    strategy: str | None = None,
+    target_ratio: float | None = None,
+    max_length: int | None = None,
+    items: Sequence[ItemLike] | None = None,
+    project: Path | None = None,
+) -> CompressionResult:
+    """Compress the live window; strategy and ratio default to the config's ``compression`` section.
+
+    ``items`` default to the session's tracked items when ``project`` is given.
+    """
+    config = config or session.config
+    if items is None:
+        items = session_items(project, session) if project is not None else []
+    return compress_text(
+        window_text(session),
+        strategy or config.compression.strategy,
+        target_ratio=target_ratio,
+        max_length=max_length,
+        items=items,
+        config=config,
+    )
