@@ -12,6 +12,7 @@ import pytest
 
 from ctx_tui.audit import read_events
 from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
 from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, file_stem, handoff_dir, write_handoff
@@ -135,3 +136,11 @@ def test_list_latest_and_resume_prompt(tmp_path: Path) -> None:
     assert prompt.rstrip().endswith("First action: " + BASE["suggested_first_action"])
     failing = next(h for h in listed if h.path == forced.path)
     assert "failed the quality gate" in resume_prompt(failing, tmp_path)
+
+
+def test_a_folder_that_cannot_be_made_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "blocked").write_text("a file where the folder should be", encoding="utf-8")
+    config = Config.model_validate({"paths": {"handoff_dir": "blocked/handoffs"}})
+    with pytest.raises(CtxError, match="cannot create the handoff folder"):
+        write_handoff(tmp_path, make(), config, now=NOW)
+    assert (tmp_path / "blocked").read_text(encoding="utf-8") == "a file where the folder should be"

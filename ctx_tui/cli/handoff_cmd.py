@@ -134,8 +134,12 @@ def run_latest(args: argparse.Namespace) -> int:
     elif args.prompt:
         sys.stdout.write(clean(resume_prompt(latest, project)))
     else:
+        try:
+            text = latest.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CtxError(f"{latest.path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
         print(f"# {clean(str(latest.path))} ({latest.status})")
-        sys.stdout.write(clean(latest.path.read_text(encoding="utf-8")))
+        sys.stdout.write(clean(text))
     return 0
 
 

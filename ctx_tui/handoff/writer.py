@@ -108,6 +108,23 @@ def _create_exclusive(payload: bytes, folder: Path, stem: str, start: int) -> Pa
     raise CtxError(f"{folder}: more than {MAX_SUFFIX} handoffs named {stem}; not writing another")
 
 
+def _write_new(folder: Path, stem: str, payload: bytes) -> Path:
+    """Write ``payload`` completely, then give it the first free name (see the module doc)."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".handoff-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        return _link_exclusive(tmp, folder, stem)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+
+
 def write_handoff(
     project: Path,
     handoff: Handoff | Mapping[str, Any],
@@ -129,19 +146,10 @@ def write_handoff(
         raise CtxError(f"{folder}: cannot create the handoff folder ({exc.strerror or exc})") from None
     text = dump_handoff(data, comment=None if ok else _forced_comment(findings))
     stem = file_stem(data, now or datetime.now(timezone.utc))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".handoff-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        path = _link_exclusive(tmp, folder, stem)
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        path = _write_new(folder, stem, text.encode("utf-8"))
+    except OSError as exc:
+        raise CtxError(f"{folder}: cannot write the handoff ({exc.strerror or exc})") from None
     session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
     details: dict[str, Any] = {
         "path": str(path.relative_to(project)) if path.is_relative_to(project) else str(path),
