@@ -198,3 +198,22 @@ def test_window_table_and_overrides() -> None:
     assert window_for_model("gpt-5.5", stated=258_400) == 258_400
     config = Config(window=WindowConfig(sizes={"gpt-5.5": 100_000}))
     assert window_for_model("gpt-5.5", config, stated=258_400) == 100_000
+
+
+def test_builder_fills_every_field() -> None:
+    """Transcript.add builds Entry positionally: every argument must land in its own field."""
+    from ctx_tui.transcripts.builder import Transcript
+    from ctx_tui.transcripts.model import Format, Usage
+
+    t = Transcript(Format.GENERIC)
+    t.start_round()
+    usage = Usage(context_tokens=5)
+    entry = t.add(
+        Kind.TOOL_CALL, "assistant", "Edit {}", timestamp="ts", uuid="u", message_id="m", tool_name="Edit",
+        tool_input={"a": 1}, tool_use_id="t1", is_sidechain=True, is_error=True, usage=usage,
+    )
+    assert (entry.seq, entry.kind, entry.role, entry.text, entry.round) == (0, Kind.TOOL_CALL, "assistant", "Edit {}", 1)
+    assert (entry.timestamp, entry.uuid, entry.message_id, entry.tool_name) == ("ts", "u", "m", "Edit")
+    assert (entry.tool_input, entry.tool_use_id, entry.is_sidechain, entry.is_error) == ({"a": 1}, "t1", True, True)
+    assert (entry.truncated, entry.usage, entry.in_context, entry.chars, entry.tokens_counted) == (False, usage, False, 7, False)
+    assert entry.tokens == 2

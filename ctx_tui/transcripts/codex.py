@@ -35,6 +35,7 @@ from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
+_CODEX_USAGE_KEYS = ("total_tokens", "input_tokens", "cached_input_tokens", "output_tokens")
 _EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
 _WRAPPER_PREFIXES = (
     "<environment_context>",
@@ -70,14 +71,6 @@ def _output_text(output: Any) -> str:
     return _content_text(output)
 
 
-def _int_getter(data: dict[str, Any]) -> Any:
-    def num(key: str) -> int:
-        value = data.get(key)
-        return value if isinstance(value, int) else 0
-
-    return num
-
-
 class CodexReader:
     """Feeds parsed Codex rollout rows into a :class:`Transcript`."""
 
@@ -87,15 +80,17 @@ class CodexReader:
         self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
         self._await_item = False  # a user_message event came before its item
         self._compaction_open = False  # a compaction with no entry after its summary yet
-        self._last_token_count: tuple[bytes | None, int, int] | None = None
+        self._last_token_count: tuple[bytes | None, int] | None = None
 
     def prepare(self, line: bytes) -> bytes | None:
         """``line``, or None for rows dropped without parsing.
 
         Dropped: event rows that only repeat response items or show progress; a
-        ``token_count`` whose ``info`` bytes equal the previous one's with no
-        entry in between (Codex writes most of them twice); a ``turn_context``
-        whose model and cwd are read straight from the bytes (plain strings).
+        ``token_count`` whose ``info`` bytes equal the previous one's in the same
+        round (Codex writes each one again after the tool outputs: the usage is
+        the same, and it stays attached to the entry before the first one); a
+        ``turn_context`` whose model and cwd are read straight from the bytes
+        (plain strings).
         """
         at = line.find(_EVENT_HEAD, 0, 200)
         if at >= 0:
@@ -115,7 +110,7 @@ class CodexReader:
         info_at = line.find(b'"info":', start)
         end = line.find(b',"rate_limits":', info_at)
         info = line[info_at:end] if info_at >= 0 and end >= 0 else None
-        marker = (info, len(self.t.entries), self.t.round)
+        marker = (info, self.t.round)
         if info is not None and marker == self._last_token_count:
             return None
         self._last_token_count = marker
@@ -271,16 +266,18 @@ class CodexReader:
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
-        num = _int_getter(last)
+        total, given, cached, output = (
+            value if isinstance(value := last.get(key), int) else 0 for key in _CODEX_USAGE_KEYS
+        )
         window = info.get("model_context_window")
         window = window if isinstance(window, int) and window > 0 else None
         if window:
             self.t.meta.context_window = window
         usage = Usage(
-            context_tokens=num("total_tokens"),
-            input_tokens=num("input_tokens"),
-            cache_read_input_tokens=num("cached_input_tokens"),
-            output_tokens=num("output_tokens"),
+            context_tokens=total,
+            input_tokens=given,
+            cache_read_input_tokens=cached,
+            output_tokens=output,
             context_window=window,
         )
         if self.t.entries and self.t.entries[-1].usage is None:

@@ -63,7 +63,11 @@ class Usage:
 
 @dataclass(slots=True)
 class Entry:
-    """One unit of the conversation: a message, or one content block of it."""
+    """One unit of the conversation: a message, or one content block of it.
+
+    ``transcripts.builder.Transcript.add`` builds entries positionally: add new
+    fields at the end, with a default.
+    """
 
     seq: int  # position in the whole session, 0-based, across compactions
     kind: Kind
