@@ -303,7 +303,10 @@ def _schema_findings(data: Mapping[str, Any]) -> list[Finding]:
         field = _loc(loc)
         kind = err["type"]
         got = type(err.get("input")).__name__ if "input" in err else "nothing"
-        if kind == "missing":
+        if kind != "missing" and err.get("input", "") is None and kind in _TYPE_NAMES:
+            findings.append(Finding(field, "error", "required field is empty",
+                                    _HINTS.get(str(loc[-1]), "fill it in"), "schema.missing"))
+        elif kind == "missing":
             if loc[-1] == "rationale":
                 findings.append(_no_rationale(field))
             else:

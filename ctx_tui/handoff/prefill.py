@@ -422,8 +422,8 @@ def prefill_handoff(
     plan = latest_plan(entries)
     done, todo = plan if plan is not None else ([], [])
     done += [p for p in progress if p not in done]
-    if done or todo:
-        task["completion_pct"] = round(100 * len(done) / (len(done) + len(todo)))
+    # Without a plan the author states it (the key is there, empty, for the editor).
+    task["completion_pct"] = round(100 * len(done) / (len(done) + len(todo))) if done or todo else None
     task.update({"completed_subtasks": done, "remaining_subtasks": todo, "blockers": []})
     draft["task_state"] = task
     draft["decisions_made"] = decisions

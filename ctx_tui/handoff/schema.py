@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ctx_tui.errors import CtxError
 
@@ -24,6 +24,11 @@ HANDOFF_VERSION = "1.0.0"
 MAX_HANDOFF_BYTES = 1_000_000
 
 StrList = list[str]
+#: Fields holding lists; ``None`` (an empty YAML value) reads as an empty list.
+_LIST_FIELDS = frozenset({
+    "completed_subtasks", "remaining_subtasks", "blockers", "affects_files",
+    "decisions_made", "files_modified", "files_created", "contracts_consumed",
+})
 
 
 def _iso(value: Any) -> Any:
@@ -36,6 +41,14 @@ def _iso(value: Any) -> Any:
 class _Strict(BaseModel):
     # strict: "40" is not a number and 7 is not a file name; unknown keys are typos.
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _empty_list(cls, value: Any, info: ValidationInfo) -> Any:
+        """A list key left empty in YAML (``blockers:``) is an empty list."""
+        if value is None and info.field_name in _LIST_FIELDS:
+            return []
+        return value
 
 
 class DecisionMade(_Strict):
