@@ -220,3 +220,19 @@ def test_unchanged_file_poll_reports_no_change(tmp_path: Path) -> None:
     version = session.version
     update = session.poll()
     assert not update.changed and update.bytes_read == 0 and session.version == version
+
+
+def test_over_long_line_is_dropped_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ctx_tui.transcripts import follow
+
+    monkeypatch.setattr(follow, "MAX_LINE", 100_000)
+    monkeypatch.setattr(follow, "CHUNK", 30_000)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_claude_row("before", "a") + b"z" * 250_000)
+    session = Session(path)
+    session.poll()
+    with open(path, "ab") as out:
+        out.write(b"z" * 50_000 + b"\n" + _claude_row("after", "b"))
+    session.poll()
+    assert [e.text for e in session.entries] == ["before", "after"]
+    assert session.state().skipped_lines == 1

@@ -1,12 +1,14 @@
 """Follow a growing file: read only the bytes appended since the last poll.
 
 A :class:`Follower` keeps its byte offset and the file's identity (device,
-inode). Each :meth:`Follower.read_lines` reads what was appended, through a buffer of
-``CHUNK`` bytes so a 100 MB file never sits in one buffer, and yields complete
-lines; a partial last line is held until its newline arrives. A file that
-shrank or was replaced (another inode) is read again from zero, and the caller
-is told (``reset``). A missing file is not an error: it yields nothing until it
-appears.
+inode). Each :meth:`Follower.read_lines` reads what was appended in chunks of
+``CHUNK`` bytes (a 100 MB file never sits in one buffer) and yields complete
+lines; a partial last line is held until its newline arrives. A line longer
+than ``MAX_LINE`` (a file that is not a transcript, say) is dropped and counted
+in ``overlong`` instead of growing without bound. A file that shrank or was
+replaced (another inode) is read again from zero, and the caller is told
+(``check()`` returns True). A missing file is not an error: it yields nothing
+until it appears.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 
 #: Bytes read per system call.
 CHUNK = 1 << 20
+#: Longest line kept; a longer one is skipped (and counted), never held whole.
+MAX_LINE = 32 << 20
 
 
 class Follower:
@@ -24,10 +28,18 @@ class Follower:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.offset = 0  # bytes consumed (complete lines + the held partial line)
         self.identity: tuple[int, int] | None = None
-        self.partial = b""  # an incomplete last line, held until its newline arrives
-        self.bytes_read = 0  # bytes consumed by the last read_lines (for tests and the bench)
+        self.bytes_read = 0  # bytes read by the last read_lines / read_all (tests, bench)
+        self.overlong = 0  # lines dropped for exceeding MAX_LINE, not yet taken by the caller
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the position: the next read starts again from byte zero."""
+        self.offset = 0  # bytes consumed (complete lines + the held start of the next one)
+        self.identity = None
+        self._held: list[bytes] = []  # the start of an incomplete last line
+        self._held_size = 0
+        self._discarding = False  # inside an over-long line: drop bytes up to its newline
 
     @property
     def exists(self) -> bool:
@@ -51,45 +63,44 @@ class Follower:
         self.identity = identity
         return False
 
-    def reset(self) -> None:
-        """Forget the position: the next read starts again from byte zero."""
-        self.offset = 0
-        self.partial = b""
-        self.identity = None
-
-    def size(self) -> int:
-        try:
-            return os.stat(self.path).st_size
-        except OSError:
-            return 0
+    def take_overlong(self) -> int:
+        """Over-long lines dropped since the last call."""
+        count, self.overlong = self.overlong, 0
+        return count
 
     def read_lines(self) -> Iterator[bytes]:
-        """Yield the complete lines appended since the last call (each ends with b"\\n").
-
-        Lines come in batches of about ``CHUNK`` bytes from the C-level
-        ``readlines``. An incomplete last line is held in ``partial`` (the offset moves
-        past it) and completed by the bytes of the next read.
-        """
+        """Yield the complete lines appended since the last call (without b"\\n")."""
         self.bytes_read = 0
         if self.identity is None:
             return
         try:
-            fh = open(self.path, "rb", buffering=CHUNK)
+            fh = open(self.path, "rb", buffering=0)
         except OSError:
             return
         with fh:
             try:
                 fh.seek(self.offset)
-                while lines := fh.readlines(CHUNK):
-                    size = sum(map(len, lines))
-                    self.offset += size
-                    self.bytes_read += size
-                    if self.partial:
-                        lines[0] = self.partial + lines[0]
-                        self.partial = b""
-                    if not lines[-1].endswith(b"\n"):
-                        self.partial = lines.pop()
-                    yield from lines
+                while chunk := fh.read(CHUNK):
+                    self.offset += len(chunk)
+                    self.bytes_read += len(chunk)
+                    lines = chunk.split(b"\n")
+                    tail = lines.pop()  # the bytes after the last newline: an incomplete line
+                    if lines:
+                        if self._discarding:
+                            self._discarding = False
+                            del lines[0]  # the end of the over-long line
+                        elif self._held:
+                            self._held.append(lines[0])
+                            lines[0] = b"".join(self._held)
+                            self._held, self._held_size = [], 0
+                        yield from lines
+                    if tail and not self._discarding:
+                        self._held.append(tail)
+                        self._held_size += len(tail)
+                        if self._held_size > MAX_LINE:
+                            self._held, self._held_size = [], 0
+                            self._discarding = True
+                            self.overlong += 1
             except OSError:
                 return
 

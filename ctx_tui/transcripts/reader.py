@@ -93,6 +93,7 @@ class TranscriptReader:
             return self._poll_document(reset)
         before = len(self.transcript.entries)
         self._feed_lines(self.follower.read_lines())
+        self.transcript.skipped += self.follower.take_overlong()
         if self.format == Format.CLAUDE_CODE and not _is_subagent_file(self.path):
             if self._poll_subagents():
                 self.follower.reset()
@@ -120,6 +121,7 @@ class TranscriptReader:
             if follower.check():
                 return True
             self._feed_lines(follower.read_lines(), sidechain=True)
+            self.transcript.skipped += follower.take_overlong()
         return False
 
     def _starts_as_document(self) -> bool:
