@@ -161,7 +161,7 @@ def test_prefill_uses_session_memory(tmp_path: Path) -> None:
     assert draft["agent_role"] == "backend"
     assert draft["timestamp"] == "2026-11-29T12:00:00+00:00"
     assert draft["session_id"] == "s-1"
-    assert "context_usage_pct" not in draft  # no window state given
+    assert draft["context_usage_pct"] is None  # no window state given
     assert draft["files_created"] == ["src/f.py"]
     assert draft["task_state"] == {
         "assigned_task": "Partial-line handling in the JSONL follower",

@@ -372,11 +372,26 @@ def now_stamp(now: datetime | None = None) -> str:
 
 
 def base_draft(config: Config, now: datetime | None = None) -> dict[str, Any]:
-    """The fields every draft has, with or without a session."""
+    """A draft with every field: role and time filled, the rest empty for the author."""
     return {
         "handoff_version": HANDOFF_VERSION,
         "agent_role": config.handoff.agent_role,
         "timestamp": now_stamp(now),
+        "session_id": None,
+        "context_usage_pct": None,
+        "task_state": {
+            "assigned_task": "",
+            "completion_pct": None,
+            "completed_subtasks": [],
+            "remaining_subtasks": [],
+            "blockers": [],
+        },
+        "decisions_made": [],
+        "files_modified": [],
+        "files_created": [],
+        "contracts_consumed": [],
+        "continuation_context": "",
+        "suggested_first_action": "",
     }
 
 
@@ -400,7 +415,7 @@ def prefill_handoff(
     root = Path(meta.cwd) if meta.cwd else project
     ledger, reads = _ledger(entries, root)
 
-    task: dict[str, Any] = {}
+    task: dict[str, Any] = draft["task_state"]
     goal = _first_request(entries)
     decisions: list[dict[str, Any]] = []
     progress: list[str] = []
@@ -424,14 +439,11 @@ def prefill_handoff(
     done += [p for p in progress if p not in done]
     # Without a plan the author states it (the key is there, empty, for the editor).
     task["completion_pct"] = round(100 * len(done) / (len(done) + len(todo))) if done or todo else None
-    task.update({"completed_subtasks": done, "remaining_subtasks": todo, "blockers": []})
-    draft["task_state"] = task
+    task.update({"completed_subtasks": done, "remaining_subtasks": todo})
     draft["decisions_made"] = decisions
     draft["files_modified"] = ledger.modified
     draft["files_created"] = ledger.created
     draft["contracts_consumed"] = matching_contracts(reads, config.handoff.contracts)
-    draft["continuation_context"] = ""
-    draft["suggested_first_action"] = ""
     if root.resolve() != project.resolve():
         notes.append(f"paths are relative to the session's directory {root}")
     return Prefill(draft=draft, notes=notes)
