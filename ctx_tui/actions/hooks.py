@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ctx_tui.window import Session
 
 #: Transcripts up to this size are read inside the hook; larger ones in a detached process.
-INLINE_BYTES = 4 * 1024 * 1024
+INLINE_BYTES = 1024 * 1024
 #: The hook's stdin field that tells a deferred job how much of the transcript to read.
 LIMIT_FIELD = "ctx_tui_limit_bytes"
 DEFERRED_JOBS = ("pre-compact", "auto-refresh")

@@ -1,0 +1,157 @@
+"""How fast the Claude Code hooks answer, on a ~100 MB transcript.
+
+Claude Code starts a hook process for every prompt and waits for it, so each
+hook must answer well under a second whatever the transcript's size. This
+script grows a synthetic Claude Code session to about 100 MB (large tool
+results, as real sessions have), then runs each hook as Claude Code does (a
+subprocess with the hook JSON on stdin) and prints the median wall time of
+several runs. It also times the detached jobs that do the slow part on large
+transcripts, and the inline path on a transcript just under ``INLINE_BYTES``.
+
+    python bench/bench_hooks.py [--mb 100] [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ctx_tui.actions.hooks import INLINE_BYTES
+from ctx_tui.actions.restate import QueuedItem, enqueue, queue_path
+from ctx_tui.memory.items import TrackedItem
+from ctx_tui.memory.session_store import load_session_memory, update_session_memory
+
+SESSION = "0b7e4a52-3f1c-4a8e-9d6b-2c5f8e1a7d30"
+FILLER = "".join(f"    line {n}: value = compute(item_{n}, cache[{n}])  # padding\n" for n in range(600))
+
+
+def _rows(round_: int, cwd: Path) -> list[dict]:
+    stamp = f"2026-03-01T{10 + round_ // 3600 % 10:02d}:{round_ // 60 % 60:02d}:{round_ % 60:02d}.000Z"
+    common = {"sessionId": SESSION, "cwd": str(cwd), "version": "2.0.76", "timestamp": stamp}
+    prompt = "Build the exporter. Never push to main without a review." if round_ == 1 else f"Continue with step {round_}."
+    usage = {"input_tokens": 50, "output_tokens": 20, "cache_creation_input_tokens": 500,
+             "cache_read_input_tokens": 90_000 + round_ % 50_000}
+    return [
+        {**common, "type": "user", "uuid": f"u{round_}", "message": {"role": "user", "content": prompt}},
+        {**common, "type": "assistant", "uuid": f"c{round_}", "message": {
+            "id": f"m{round_}", "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
+            "content": [{"type": "tool_use", "id": f"t{round_}", "name": "Read", "input": {"file_path": f"src/m{round_}.py"}}]}},
+        {**common, "type": "user", "uuid": f"r{round_}", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"t{round_}", "content": FILLER}]}},
+        {**common, "type": "assistant", "uuid": f"a{round_}", "message": {
+            "id": f"n{round_}", "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
+            "content": [{"type": "text", "text": f"Step {round_} done."}]}},
+    ]
+
+
+def grow(path: Path, target_bytes: int) -> int:
+    """Write rounds until the file reaches ``target_bytes``; the number of rounds."""
+    round_ = 0
+    with path.open("w", encoding="utf-8") as fh:
+        while fh.tell() < target_bytes:
+            round_ += 1
+            fh.write("".join(json.dumps(r) + "\n" for r in _rows(round_, path.parent)))
+    return round_
+
+
+def run_hook(project: Path, hook: str, stdin: dict) -> tuple[float, bytes]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "ctx_tui", "hook", hook], cwd=project,
+                          input=json.dumps(stdin).encode(), capture_output=True, timeout=120)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0 or done.stderr:
+        raise SystemExit(f"hook {hook} failed: {done.returncode} {done.stderr!r}")
+    return elapsed, done.stdout
+
+
+def median_ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:7.0f} ms (min {min(samples) * 1000:.0f}, max {max(samples) * 1000:.0f})"
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 600) -> float:
+    started = time.perf_counter()
+    while not condition():
+        if time.perf_counter() - started > timeout:
+            raise SystemExit("timed out waiting for a deferred job")
+        time.sleep(0.05)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="ctx-bench-hooks-") as tmp:
+        project = Path(tmp)
+        transcript = project / f"{SESSION}.jsonl"
+        started = time.perf_counter()
+        rounds = grow(transcript, args.mb * 1024 * 1024)
+        print(f"transcript: {transcript.stat().st_size / 1e6:.1f} MB, {rounds} rounds "
+              f"(written in {time.perf_counter() - started:.1f} s)")
+        item = TrackedItem(id="no-push", type="constraint", content="Never push to main without a review")
+        update_session_memory(project, SESSION, lambda m: m.upsert_item(item))
+        base = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(project)}
+        ups = {**base, "hook_event_name": "UserPromptSubmit", "prompt": "next"}
+
+        startup = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            startup.append(time.perf_counter() - t0)
+        print(f"{'python -c pass (interpreter start)':48} {median_ms(startup)}")
+        for label, hook, stdin, prepare in (
+            ("user-prompt-submit, empty queue", "user-prompt-submit", ups, None),
+            ("user-prompt-submit, 5 queued items", "user-prompt-submit", ups,
+             lambda: enqueue(project, SESSION, [QueuedItem(f"i{n}", "constraint", "high", f"fact {n}") for n in range(5)])),
+            ("session-start (source compact)", "session-start",
+             {**base, "hook_event_name": "SessionStart", "source": "compact"}, None),
+        ):
+            samples = []
+            for _ in range(args.runs):
+                if prepare:
+                    prepare()
+                samples.append(run_hook(project, hook, stdin)[0])
+            print(f"{label:48} {median_ms(samples)}")
+
+        # auto-refresh on: the hook answers at once, a detached job analyses the 100 MB
+        (project / ".ctx" / "config.yaml").write_text("decay:\n  auto_refresh: true\n")
+        elapsed, _ = run_hook(project, "user-prompt-submit", ups)
+        lock = queue_path(project, SESSION).with_suffix(".auto.lock")
+        job = wait_for(lambda: queue_path(project, SESSION).exists())
+        print(f"{'user-prompt-submit, auto_refresh on (deferred)':48} {elapsed * 1000:7.0f} ms; "
+              f"detached analysis queued the decayed items {job:.1f} s later ({lock.name})")
+        elapsed, out = run_hook(project, "user-prompt-submit", ups)
+        print(f"{'  next prompt delivers them':48} {elapsed * 1000:7.0f} ms, {len(out)} bytes of JSON")
+        (project / ".ctx" / "config.yaml").write_text("")
+
+        pre = {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
+        elapsed, _ = run_hook(project, "pre-compact", pre)
+        job = wait_for(lambda: bool(load_session_memory(project, SESSION).summaries))
+        print(f"{'pre-compact (deferred)':48} {elapsed * 1000:7.0f} ms; "
+              f"detached summary saved {job:.1f} s later")
+
+        small = project / "small" / f"{SESSION}.jsonl"
+        small.parent.mkdir()
+        grow(small, INLINE_BYTES - 64 * 1024)
+        update_session_memory(small.parent, SESSION, lambda m: m.upsert_item(item))
+        pre_small = {"session_id": SESSION, "transcript_path": str(small), "cwd": str(small.parent),
+                     "hook_event_name": "PreCompact", "trigger": "auto"}
+        samples = [run_hook(small.parent, "pre-compact", pre_small)[0] for _ in range(3)]
+        print(f"{f'pre-compact inline ({small.stat().st_size / 1e6:.1f} MB transcript)':48} {median_ms(samples)}")
+        (small.parent / ".ctx" / "config.yaml").write_text("decay:\n  auto_refresh: true\n")
+        samples = [run_hook(small.parent, "user-prompt-submit", {**pre_small, "hook_event_name": "UserPromptSubmit"})[0]
+                   for _ in range(3)]
+        print(f"{'user-prompt-submit, auto_refresh inline (same)':48} {median_ms(samples)}")
+
+
+if __name__ == "__main__":
+    main()
