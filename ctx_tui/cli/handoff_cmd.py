@@ -22,7 +22,7 @@ from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
 from ctx_tui.handoff.prefill import base_draft, prefill_from_session
-from ctx_tui.handoff.resume import list_handoffs, resume_prompt
+from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import HandoffReadError, dump_handoff, parse_handoff, read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, handoff_dir, write_handoff
 from ctx_tui.paths import state_dir
@@ -124,8 +124,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_latest(args: argparse.Namespace) -> int:
     project = project_root()
     config = load_project_config()
-    handoffs = list_handoffs(project, config)
-    latest = next((h for h in handoffs if h.data is not None), None)
+    latest = latest_handoff(project, config)
     if latest is None:
         raise CtxError(f"no readable handoff in {handoff_dir(project, config)}")
     if args.json:

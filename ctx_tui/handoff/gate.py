@@ -122,7 +122,8 @@ _STALL_VERBS = frozenset({"continue", "resume", "proceed", "keep", "carry", "fin
 _NOT_IMPERATIVE = frozenset(
     """the a an this that these those we i you it they he she there here next then now first
     maybe perhaps probably possibly should must need needs would could will can might to
-    my our your its their some all any everything nothing something""".split()
+    my our your its their some all any everything nothing something
+    why what how when where which who whether is are was were does did has have""".split()
 )
 _IMPERATIVE_VERBS = frozenset(
     """add adjust align allow annotate append apply archive assert attach audit backport benchmark
@@ -215,14 +216,10 @@ def anchors(text: str) -> set[str]:
 
 
 def _filler_matches(text: str) -> list[tuple[int, str]]:
+    """``(offset, phrase as written)`` for every vague phrase of ``text``."""
     lower = text.lower()
     same = len(lower) == len(text)  # lower() may change the length of some non-ASCII text
     return [(m.start(), text[m.start():m.end()] if same else m.group(0)) for m in _FILLER.finditer(lower)]
-
-
-def filler_phrases(text: str) -> list[str]:
-    """The vague phrases in ``text`` (each as written)."""
-    return [phrase for _, phrase in _filler_matches(text)]
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -587,7 +584,7 @@ class _Checker:
         if word in _STALL_VERBS:
             self.add(field, "error", f"'{word}' is not a step: it does not say what to do",
                      "name the exact action, e.g. Run `pytest tests/test_io.py::test_partial`", "action.stall_verb")
-        elif not word or word in _NOT_IMPERATIVE or word.endswith("ing"):
+        elif not word or word in _NOT_IMPERATIVE or word.endswith("ing") or prose.rstrip().endswith("?"):
             self.add(field, "error", "does not start with an imperative verb",
                      "start with the verb: Run ..., Open ..., Fix ..., Add ...", "action.not_imperative")
         elif word not in _IMPERATIVE_VERBS:
