@@ -26,6 +26,8 @@ COMMAND_MODULES: list[str] = [
     "ctx_tui.cli.config_cmd",
     "ctx_tui.cli.memory_cmd",
     "ctx_tui.cli.handoff_cmd",
+    "ctx_tui.cli.compress_cmd",
+    "ctx_tui.cli.api_cmd",
 ]
 
 

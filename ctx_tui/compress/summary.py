@@ -124,6 +124,7 @@ class _Builder:
         self.index = {(f.kind, f.value): i for i, f in enumerate(facts)}
         self.tok = tok
         self.candidates: list[Candidate] = []
+        self._seen: set[str] = set()
 
     def fact_ids(self, text: str) -> frozenset[int]:
         return frozenset(
@@ -131,6 +132,11 @@ class _Builder:
         )
 
     def add(self, order: int, text: str, base: float, section: str, must: bool = False, carries: str | None = None) -> None:
+        """Add a bullet unless the same text is already one (a repeated line is said once)."""
+        key = " ".join(text.split()).casefold()
+        if key in self._seen:
+            return
+        self._seen.add(key)
         self.candidates.append(
             Candidate(order, text, base, self.tok(text) + JOIN_TOKENS,
                       self.fact_ids(carries if carries is not None else text), section, must)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ctx_tui import audit
 from ctx_tui.compress.core import CompressionResult, compress_text
 from ctx_tui.compress.facts import ItemLike
 from ctx_tui.compress.window_text import SOURCES, render_entries
 from ctx_tui.config import Config
-from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.memory.session_store import SavedSummary, SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.window import Session
 
 
@@ -52,3 +53,15 @@ def compress_window(
         items=items,
         config=config,
     )
+
+
+def save_summary(project: Path, session_id: str, result: CompressionResult) -> None:
+    """Keep a compression result in the session memory (``summaries``) and log it."""
+    figures = result.metadata()
+
+    def add(memory: SessionMemory) -> None:
+        memory.summaries.append(SavedSummary(strategy=result.strategy, text=result.text, figures=figures))
+
+    update_session_memory(project, session_id, add)
+    audit.record(project, "compress.saved", session=session_id, strategy=result.strategy,
+                 compressed=result.compressed_length, retention=result.retention_rate)
