@@ -1,9 +1,9 @@
 """Follow a growing file: read only the bytes appended since the last poll.
 
 A :class:`Follower` keeps its byte offset and the file's identity (device,
-inode). Each :meth:`Follower.read_lines` reads what was appended in chunks of
-``CHUNK`` bytes (a 100 MB file never sits in one buffer) and yields complete
-lines; a partial last line is held until its newline arrives. A line longer
+inode). Each :meth:`Follower.read_lines` reads what was appended through a
+``CHUNK``-byte buffer (a 100 MB file never sits in one buffer) and yields
+complete lines; a partial last line is held until its newline arrives. A line longer
 than ``MAX_LINE`` (a file that is not a transcript, say) is dropped and counted
 in ``overlong`` instead of growing without bound. A file that shrank or was
 replaced (another inode) is read again from zero, and the caller is told
@@ -69,34 +69,38 @@ class Follower:
         return count
 
     def read_lines(self) -> Iterator[bytes]:
-        """Yield the complete lines appended since the last call (without b"\\n")."""
+        """Yield the complete lines appended since the last call (ending in b"\\n").
+
+        Reads go through a ``CHUNK``-byte buffer with ``readline(CHUNK)``, so a
+        line longer than that arrives in pieces that are held and joined; the
+        C-level readline is several times faster than splitting chunks here.
+        """
         self.bytes_read = 0
         if self.identity is None:
             return
         try:
-            fh = open(self.path, "rb", buffering=0)
+            fh = open(self.path, "rb", buffering=CHUNK)
         except OSError:
             return
         with fh:
             try:
                 fh.seek(self.offset)
-                while chunk := fh.read(CHUNK):
-                    self.offset += len(chunk)
-                    self.bytes_read += len(chunk)
-                    lines = chunk.split(b"\n")
-                    tail = lines.pop()  # the bytes after the last newline: an incomplete line
-                    if lines:
+                readline = fh.readline
+                while line := readline(CHUNK):
+                    self.offset += len(line)
+                    self.bytes_read += len(line)
+                    if line.endswith(b"\n"):
                         if self._discarding:
-                            self._discarding = False
-                            del lines[0]  # the end of the over-long line
-                        elif self._held:
-                            self._held.append(lines[0])
-                            lines[0] = b"".join(self._held)
+                            self._discarding = False  # the end of an over-long line
+                            continue
+                        if self._held:
+                            self._held.append(line)
+                            line = b"".join(self._held)
                             self._held, self._held_size = [], 0
-                        yield from lines
-                    if tail and not self._discarding:
-                        self._held.append(tail)
-                        self._held_size += len(tail)
+                        yield line
+                    elif not self._discarding:  # a piece of a long line, or the end of the file
+                        self._held.append(line)
+                        self._held_size += len(line)
                         if self._held_size > MAX_LINE:
                             self._held, self._held_size = [], 0
                             self._discarding = True
