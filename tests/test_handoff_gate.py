@@ -348,3 +348,12 @@ def test_gate_never_raises_on_any_draft(draft: dict[str, Any], task: dict[str, A
         draft["task_state"] = {"completion_pct": 50, "completed_subtasks": [], **task}
     findings = check_handoff(draft, Path("/nonexistent-project"))
     assert all(f.severity in ("error", "warning") and f.field for f in findings)
+
+
+def test_blocked_in_prose_only_asks() -> None:
+    text = BASE["continuation_context"] + " The old reader blocked on socket reads; select() fixed it."
+    findings = check_handoff(make(continuation_context=text))
+    assert passes(findings)
+    assert "task.blocked_in_context" in {f.rule for f in findings}
+    listed = check_handoff(make(continuation_context=text, task={"blockers": ["none really"]}))
+    assert "task.blocked_in_context" not in {f.rule for f in listed}

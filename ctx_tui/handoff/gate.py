@@ -419,13 +419,21 @@ class _Checker:
         pct = self.task.get("completion_pct")
         if pct_field not in self.bad and isinstance(pct, (int, float)) and not isinstance(pct, bool):
             self._completion(float(pct), done, todo, blockers)
-        blocked_text = [t for t in todo if _BLOCKED_TASK.search(t)]
+        if blockers or "task_state.blockers" in self.bad:
+            return
+        hint = "list each blocker: what blocks which subtask, and who or what can unblock it"
+        blocked = [t for t in todo if _BLOCKED_TASK.search(t)]
+        if blocked:
+            self.add("task_state.blockers", "error", f"a remaining subtask is blocked but no blocker is listed: {blocked[0]!r}",
+                     hint, "task.blocked_unlisted")
+            return
+        # Prose may say "blocked" about code ("the read blocked on the socket"): only ask.
         context = self.data.get("continuation_context")
-        if isinstance(context, str) and _BLOCKED_TEXT.search(context):
-            blocked_text.append(context)
-        if blocked_text and not blockers and "task_state.blockers" not in self.bad:
-            self.add("task_state.blockers", "error", "the remaining work is described as blocked but no blocker is listed",
-                     "list each blocker: what blocks which subtask, and who or what can unblock it", "task.blocked_unlisted")
+        match = _BLOCKED_TEXT.search(context) if isinstance(context, str) else None
+        if match:
+            self.add("task_state.blockers", "warning",
+                     f"continuation_context says {match.group(0)!r} but no blocker is listed",
+                     hint + " (if the remaining work waits on it)", "task.blocked_in_context")
 
     def _completion(self, pct: float, done: list[str], todo: list[str], blockers: list[str]) -> None:
         field = "task_state.completion_pct"
