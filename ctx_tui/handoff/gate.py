@@ -80,6 +80,7 @@ _WORD_SHAPES = re.compile(
     r"|^[A-Z]{1,4}\d{2,5}$"  # error codes: E501, TS2345
     r"|^--?[A-Za-z][\w-]*$"  # command-line flags: --force, -k
     r"|^#\d+$"  # issue / PR numbers
+    r"|^[A-Z][A-Z0-9]+-\d+$"  # tickets: OPS-1234
     r"|\d+\.\d+\.\d+"  # versions 1.2.3
     r"|\w(?:Error|Exception|Warning|Failure)$"  # error names: KeyError
 )
@@ -136,7 +137,7 @@ _IMPERATIVE_VERBS = frozenset(
     load locate lock log lower make mark measure merge migrate mock modify move name normalise
     normalize note open optimise optimize parametrize parameterize parse patch pin port print
     profile publish pull push put query raise read rebase rebuild record reduce refactor regenerate
-    register reinstall release reload remove rename reorder repair replace reply report reproduce
+    register reinstall release reload remove renew rename reorder repair replace reply report reproduce
     request rerun reset resolve restart restore restructure retry return revert review rewrite run
     save scan search separate serialize set ship simplify skip sort split squash start stop store
     strip stub submit swap switch sync tag test time trace translate trim type uncomment undo
