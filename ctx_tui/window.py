@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ctx_tui.config import Config
 from ctx_tui.tokens import count_tokens, token_source
+from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
 from ctx_tui.window_model import UsagePoint, UsageSource, WindowEntry, WindowState
@@ -108,6 +109,11 @@ def calibrate(entries: list[Entry], raw: list[int], total: int) -> list[WindowEn
     return out
 
 
+def _summary(t: Transcript) -> tuple[int | None, int, str | None, int | None]:
+    """What can change without a new entry: usage, round (a Codex prompt confirmed late), model, window."""
+    return (t.last_usage.context_tokens if t.last_usage else None, t.round, t.meta.model, t.meta.context_window)
+
+
 class Session:
     """A transcript followed as it grows, and its context window."""
 
@@ -141,15 +147,14 @@ class Session:
     def poll(self) -> SessionUpdate:
         """Read what was appended since the last poll (everything, the first time)."""
         t = self._reader.transcript
-        before_usage = t.last_usage.context_tokens if t.last_usage else None
+        before = _summary(t)
         before_compactions = len(t.compactions)
         before_skipped = t.skipped
         reset, start = self._reader.poll()
         t = self._reader.transcript
         if reset:
-            before_usage, before_compactions, before_skipped, start = None, 0, 0, 0
+            before_compactions, before_skipped, start = 0, 0, 0
         new_entries = t.entries[start:]
-        after_usage = t.last_usage.context_tokens if t.last_usage else None
         update = SessionUpdate(
             new_entries=new_entries,
             reset=reset,
@@ -158,7 +163,7 @@ class Session:
             bytes_read=self._reader.follower.bytes_read,
         )
         update.changed = bool(
-            reset or new_entries or update.compacted or update.skipped or after_usage != before_usage
+            reset or new_entries or update.compacted or update.skipped or _summary(t) != before
         )
         if update.changed:
             self._version += 1

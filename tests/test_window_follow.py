@@ -236,3 +236,24 @@ def test_over_long_line_is_dropped_and_counted(tmp_path: Path, monkeypatch: pyte
     session.poll()
     assert [e.text for e in session.entries] == ["before", "after"]
     assert session.state().skipped_lines == 1
+
+
+def test_codex_prompt_confirmed_in_a_later_poll_is_a_change(tmp_path: Path) -> None:
+    def row(kind: str, payload: dict) -> bytes:
+        return json.dumps({"timestamp": "t", "type": kind, "payload": payload}).encode() + b"\n"
+
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(
+        row("session_meta", {"id": "x", "cwd": "/w"})
+        + row("event_msg", {"type": "user_message", "message": "one"})
+        + row("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "one"}]})
+        + row("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "two"}]})
+    )
+    session = Session(path)
+    session.poll()
+    assert session.state().rounds == 1
+    with open(path, "ab") as out:
+        out.write(row("event_msg", {"type": "user_message", "message": "two"}))
+    update = session.poll()
+    assert update.changed and update.new_entries == []
+    assert session.state().rounds == 2 and session.entries[-1].kind == Kind.USER
