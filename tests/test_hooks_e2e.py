@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from actions_support import SESSION_ID, cli, hook_stdin, register, write_transcript
+from actions_support import SESSION_ID, claude_rows, cli, hook_stdin, register, write_transcript
 from ctx_tui import audit
 from ctx_tui.actions import hooks
 from ctx_tui.actions.hook_runtime import run_hook
-from ctx_tui.memory.session_store import load_session_memory, update_session_memory, Note
+from ctx_tui.actions.restate import queue_restatement
+from ctx_tui.memory.items import TrackedItem
+from ctx_tui.memory.session_store import Note, load_session_memory, update_session_memory
 
 PROMPTS = [
     "Build a CLI for the inventory service. Never push to main without a review.",
@@ -134,8 +139,6 @@ def test_pre_compact_on_a_large_transcript_answers_at_once_and_finishes_detached
     big = "x = 1  # filler line of a large file\n" * 2000
     prompts = [*PROMPTS, *[f"step {n}" for n in range(4, 4 + hooks.INLINE_BYTES // len(big) + 2)]]
     transcript = project / f"{SESSION_ID}.jsonl"
-    from actions_support import claude_rows
-
     transcript.write_text("".join(json.dumps(r) + "\n" for r in claude_rows(SESSION_ID, project, prompts, big)))
     assert transcript.stat().st_size > hooks.INLINE_BYTES
     register(project, "no-push", "constraint", "Never push to main without a review")
@@ -235,3 +238,26 @@ def test_auto_refresh_restates_a_decayed_high_importance_item_once(project: Path
     queued = [e for e in audit.read_events(project) if e["action"] == "restatement_queued"]
     assert {e["details"]["reason"] for e in queued} == {"auto"}
     assert not (project / ".ctx" / "hook-errors.log").exists()
+
+
+def test_constraints_from_before_a_compaction_come_back_after_it(project: Path) -> None:
+    """Nothing registered, no dashboard: PreCompact extracts, SessionStart re-injects."""
+    transcript = write_transcript(project, PROMPTS)
+    out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", transcript, trigger="auto"))
+    assert (out.returncode, out.stdout) == (0, b"")
+    after = cli(project, "hook", "session-start", stdin=hook_stdin(project, "SessionStart", transcript, source="compact"))
+    context = json.loads(after.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert any(line.startswith("- Constraint: ") and "Never push to main" in line for line in context.splitlines())
+
+
+def test_a_closed_stdout_still_exits_0(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    queue_restatement(project, SESSION_ID, TrackedItem(id="no-push", type="constraint", content="Never push"))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the agent went away before reading the answer
+    done = subprocess.run([sys.executable, "-m", "ctx_tui", "hook", "user-prompt-submit"], cwd=project,
+                          input=hook_stdin(project, "UserPromptSubmit", transcript), stdout=write_end,
+                          stderr=subprocess.PIPE, timeout=60)
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert "BrokenPipeError" in (project / ".ctx" / "hook-errors.log").read_text()

@@ -222,14 +222,27 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
 
 
 def save_window_summary(
-    project: Path, session_id: str, transcript: Path, config: Config, limit_bytes: int | None = None,
+    project: Path,
+    session_id: str,
+    transcript: Path,
+    config: Config,
+    limit_bytes: int | None = None,
     trigger: str | None = None,
 ) -> SavedSummary | None:
-    """Compress the live window (config's strategy and ratio) and keep it in session memory."""
+    """Bring session memory up to date, then keep a compressed summary of the live window in it.
+
+    The update (extraction, references) comes first so that what the session
+    established before the compaction (its goal, the user's constraints and
+    preferences) is in session memory for the ``SessionStart`` hook to re-inject,
+    even when no dashboard ran. The summary uses the config's strategy and ratio,
+    with the tracked items kept whole.
+    """
     from ctx_tui.compress import compress_window  # see _heavy_imports_note
+    from ctx_tui.memory.view import build_memory_view
 
     session, folder = _open_session(transcript, config, limit_bytes)
     try:
+        build_memory_view(project, session, config)
         result = compress_window(session, config, project=project)
     finally:
         if folder is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,7 +43,16 @@ def _run_event(args: argparse.Namespace) -> int:
             sys.stdout.flush()
     except BaseException as exc:  # reading stdin or writing stdout failed: still exit 0, silently
         log_hook_error(cwd, name, exc)
+        _silence_stdout()
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: a closed pipe would fail again when Python flushes it at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _install(args: argparse.Namespace) -> int:
