@@ -29,6 +29,7 @@ from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
 from ctx_tui.ui.screens.confirm import ConfirmScreen
 from ctx_tui.ui.screens.handoff_form import HandoffFormScreen
 from ctx_tui.ui.screens.new_item import NewItemScreen
+from ctx_tui.ui.screens.search import SearchScreen
 
 PROMPTS = [
     "Build a CLI for the inventory service in src/inventory/cli.py. Never push to main without a review.",
@@ -175,6 +176,7 @@ async def test_escape_asks_before_discarding_edits(project: Path) -> None:
         assert not isinstance(app.screen, HandoffFormScreen)
 
         form = await _open_handoff(app, pilot)
+        form.query_one("#hf-continuation-context", TextArea).focus()
         await pilot.press(*"The parser")
         await pilot.press("escape")
         await pilot.pause()
@@ -400,12 +402,46 @@ async def test_new_item_registers_through_the_memory_core(project: Path) -> None
     assert "register" in _actions(project)
 
 
+# -- search ----------------------------------------------------------------------------------
+
+
+async def test_search_finds_a_planted_memory_entry_and_copies_the_enhance_block(project: Path) -> None:
+    memory_md = Config().paths.memory_path(project)
+    memory_md.write_text("# Memory\n\n## Decisions\n- The warehouse sync talks gRPC on port 7443\n"
+                         "- Invoices are rendered by invoice_pdf()\n")
+    app = _app(project)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await pilot.press(*"warehouse grpc", "enter")
+        await _settle(app, pilot)
+        assert screen.hits, "the planted entry is found"
+        best = screen.hits[0]
+        assert "warehouse sync" in best.text and best.tier == "long-term" and "MEMORY.md" in best.source
+        table = screen.query_one("#search-results")
+        assert table.row_count == len(screen.hits) and "long-term" in str(table.get_row_at(0)[0])
+        await pilot.press("enter")  # on the highlighted result
+        await pilot.pause()
+        assert app.clipboard.startswith("## Relevant context") and "warehouse sync talks gRPC" in app.clipboard
+        screen.query_one("#search-query", Input).value = "zzzz nothing"
+        screen.query_one("#search-query", Input).focus()
+        await pilot.press("enter")
+        await _settle(app, pilot)
+        assert screen.hits == [] and "no match" in str(screen.query_one("#search-summary").render())
+    events = [e for e in audit.read_events(project) if e["action"] == "retrieve"]
+    assert [e["details"]["hits"] > 0 for e in events] == [True, False]
+
+
 # -- every flow from the palette, at 80x24 ---------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("action", "screen"),
-    [("handoff", HandoffFormScreen), ("compress", CompressPreviewScreen), ("new_item", NewItemScreen)],
+    [("handoff", HandoffFormScreen), ("compress", CompressPreviewScreen), ("new_item", NewItemScreen),
+     ("search", SearchScreen)],
 )
 async def test_flows_open_from_the_palette_and_fit_80x24(project: Path, action: str, screen: type) -> None:
     app = _app(project)

@@ -133,7 +133,7 @@ class DashboardApp(App[None]):
         flows.handoff(self)
 
     def action_search(self) -> None:
-        self._not_yet("Search")
+        flows.search(self)
 
     def action_new_item(self) -> None:
         flows.new_item(self)

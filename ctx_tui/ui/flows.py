@@ -35,6 +35,7 @@ from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
 from ctx_tui.ui.screens.confirm import ConfirmScreen
 from ctx_tui.ui.screens.handoff_form import HandoffFormScreen
 from ctx_tui.ui.screens.new_item import NewItemRequest, NewItemScreen
+from ctx_tui.ui.screens.search import SearchScreen
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 
 if TYPE_CHECKING:
@@ -304,3 +305,13 @@ def handoff(app: DashboardApp) -> None:
                        title="Handoff saved", markup=False, timeout=12)
 
     app.push_screen(HandoffFormScreen(ctx.transcript, ctx.project, ctx.config), saved)
+
+
+# -- search (/) ------------------------------------------------------------------------------
+
+
+def search(app: DashboardApp) -> None:
+    """Open the search over every memory tier."""
+    ctx = flow_context(app)
+    if ctx is not None:
+        app.push_screen(SearchScreen(ctx.transcript, ctx.project, ctx.config))

@@ -110,6 +110,7 @@ class CompressPreviewScreen(ModalScreen[None]):
         self._session_id = session_id
         self._config = config
         self._timer: Timer | None = None
+        self._requested: CompressRequest | None = None
         self.result: CompressionResult | None = None
 
     def compose(self) -> ComposeResult:
@@ -177,8 +178,9 @@ class CompressPreviewScreen(ModalScreen[None]):
             self._timer.stop()
             self._timer = None
         request = self.request()
-        if request is None:
-            return
+        if request is None or request == self._requested:
+            return  # invalid, or the preview already shows (or is computing) this one
+        self._requested = request
         self.query_one("#compress-busy").display = True
         self.compress(request)
 
@@ -195,7 +197,7 @@ class CompressPreviewScreen(ModalScreen[None]):
         self.post_message(CompressionReady(request, result))
 
     def on_compression_ready(self, message: CompressionReady) -> None:
-        if message.request != self.request():
+        if message.request != self._requested:
             return  # options changed meanwhile: a newer request is on its way
         result = message.result
         self.result = result
@@ -208,6 +210,7 @@ class CompressPreviewScreen(ModalScreen[None]):
             self.query_one(button, Button).disabled = not result.text.strip()
 
     def on_compression_failed(self, message: CompressionFailed) -> None:
+        self._requested = None  # the same options may be tried again
         self.query_one("#compress-busy").display = False
         self.query_one("#compress-figures", Static).update(
             Text.assemble(("✖ cannot compress: ", "bold red"), literal(message.reason)))

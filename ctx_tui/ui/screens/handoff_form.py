@@ -355,7 +355,16 @@ class HandoffFormScreen(ModalScreen[Path | None]):
         self.query_one("#hf-fields").display = True
         self._initial = self.texts()
         self.validate()
-        self.query_one(f"#{_BY_KEY['continuation_context'].widget_id}", TextArea).focus()
+        self.call_after_refresh(self._focus_first_problem)
+
+    def _focus_first_problem(self) -> None:
+        """Focus the first field with an error (the continuation context when none), once laid out."""
+        wrong = {field_of(f) for f in self.findings if f.is_error}
+        key = next((spec.key for spec in FIELDS if spec.key in wrong), "continuation_context")
+        widget = self.query_one(f"#{_BY_KEY[key].widget_id}")
+        widget.focus(scroll_visible=False)
+        if widget.parent is not None:  # the field with its label and findings, scrolled only as far as needed
+            self.query_one("#hf-fields", VerticalScroll).scroll_to_widget(widget.parent, animate=False)
 
     # -- values --------------------------------------------------------------------------
     def _set_text(self, spec: FieldSpec, text: str) -> None:

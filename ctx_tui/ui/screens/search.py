@@ -1,0 +1,166 @@
+"""Search (``/``): a query over every memory tier (``ctx_tui.retrieve``), results with tier, source and score.
+
+The query runs when submitted (Enter), in a thread worker: ``retrieve.search``
+reads the tiers (the session's transcript is read once, on the first query)
+and counts the search in the audit log. Enter on a result copies the enhance
+block of the results (``retrieve.enhance_block``, at the position of
+``retrieval.enhance_position``) to the clipboard.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Static
+
+from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
+from ctx_tui.retrieve import Hit, enhance_block, search
+from ctx_tui.ui.safe import clean, literal
+from ctx_tui.window import Session
+
+
+class SearchDone(Message):
+    def __init__(self, query: str, hits: list[Hit], duration_ms: float) -> None:
+        super().__init__()
+        self.query = query
+        self.hits = hits
+        self.duration_ms = duration_ms
+
+
+class SearchFailed(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class SearchScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="ctx.search.close"),
+        Binding("ctrl+y", "copy_block", "Copy enhance block", id="ctx.search.copy"),
+    ]
+
+    def __init__(self, transcript: Path | None, project: Path, config: Config) -> None:
+        super().__init__(classes="flow-modal")
+        self._transcript = transcript
+        self._project = project
+        self._config = config
+        self._session: Session | None = None  # read on the first query, in the worker
+        self.hits: list[Hit] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="search-box", classes="flow-box"):
+            yield Input(placeholder="what to look for, then Enter (e.g. export csv header)", id="search-query")
+            yield Static("every tier: working, short-term (this session), medium-term (.ctx/sessions), "
+                         "long-term (MEMORY.md, CLAUDE.md, handoffs)", id="search-summary")
+            yield DataTable(id="search-results", cursor_type="row", zebra_stripes=True)
+            yield Static(id="search-detail")
+            with Horizontal(classes="flow-buttons"):
+                yield Button("Copy enhance block (⏎ on a result, ^y)", id="search-copy", variant="primary",
+                             disabled=True)
+                yield Button("Close (esc)", id="search-close")
+
+    def on_mount(self) -> None:
+        self.query_one("#search-box").border_title = "Search memory"
+        table = self.query_one(DataTable)
+        table.add_column("tier", key="tier", width=11)
+        table.add_column("source", key="source", width=24)
+        table.add_column("score", key="score", width=6)
+        table.add_column("text", key="text")
+        self.query_one("#search-detail").display = False
+        self.query_one("#search-query", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        query = event.value.strip()
+        if not query:
+            return
+        self.query_one("#search-summary", Static).update(Text("searching…", style="dim"))
+        self.run_search(query)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        started = time.perf_counter()
+        try:
+            if self._session is None and self._transcript is not None and self._transcript.is_file():
+                session = Session(self._transcript, self._config)
+                session.poll()
+                self._session = session
+            hits = search(self._project, query, session=self._session, config=self._config)
+        except (CtxError, OSError, ValueError) as exc:
+            self.post_message(SearchFailed(clean(str(exc) or type(exc).__name__, one_line=True)))
+            return
+        self.post_message(SearchDone(query, hits, (time.perf_counter() - started) * 1000))
+
+    def on_search_failed(self, message: SearchFailed) -> None:
+        self.query_one("#search-summary", Static).update(
+            Text.assemble(("✖ search failed: ", "bold red"), literal(message.reason)))
+
+    def on_search_done(self, message: SearchDone) -> None:
+        self.hits = message.hits
+        table = self.query_one(DataTable)
+        table.clear()
+        width = max(16, (table.size.width or 80) - 11 - 24 - 6 - 10)
+        for index, hit in enumerate(message.hits):
+            table.add_row(
+                Text(hit.tier),
+                literal(hit.source, one_line=True, limit=24),
+                Text(f"{hit.score:.2f}", justify="right"),
+                literal(hit.text, one_line=True, limit=width),
+                key=str(index),
+            )
+        retrieval = self._config.retrieval
+        found = f"{len(message.hits)} hit(s)" if message.hits else "no match"
+        self.query_one("#search-summary", Static).update(literal(
+            f"{found} for {message.query!r} · top {retrieval.top_k}, BM25 score > {retrieval.relevance_threshold:g} "
+            f"· {message.duration_ms:,.0f} ms", "dim"))
+        self.query_one("#search-copy", Button).disabled = not message.hits
+        if message.hits:
+            table.focus()
+            self._show_detail(0)
+        else:
+            self.query_one("#search-detail").display = False
+
+    def _show_detail(self, index: int) -> None:
+        if not 0 <= index < len(self.hits):
+            return
+        hit = self.hits[index]
+        detail = self.query_one("#search-detail", Static)
+        detail.display = True
+        detail.update(Text.assemble((f"{hit.tier} · ", "bold"), literal(hit.source, "bold"), "\n",
+                                    literal(hit.text)))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail(int(event.row_key.value or 0))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_copy_block()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "search-copy":
+            self.action_copy_block()
+        else:
+            self.action_close()
+
+    def action_copy_block(self) -> None:
+        if not self.hits:
+            self.notify("Search first: type a query and press Enter.", title="Search", severity="warning")
+            return
+        position = self._config.retrieval.enhance_position
+        self.app.copy_to_clipboard(enhance_block(self.hits, position))
+        self.notify(f"The enhance block ({len(self.hits)} hit(s)) is on the clipboard: put it at the {position} "
+                    "of the agent's context.", title="Search")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
