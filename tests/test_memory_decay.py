@@ -226,3 +226,21 @@ def test_attention_curve_and_risk() -> None:
     fresh_middle = risk_score(Importance.HIGH, 0.0, 0.5, False)
     assert decayed_high >= 0.75 > fresh_middle == 0.25
     assert risk_score(Importance.LOW, 1.0, 0.5, False) < risk_score(Importance.MEDIUM, 1.0, 0.5, False) < decayed_high
+
+
+def test_incremental_scan_matches_a_full_scan(session: Session) -> None:
+    """The reference scan reads only appended entries on the next call; the result is the same."""
+    from ctx_tui.memory.references import occurrences
+
+    items = planted_items()
+    growing = list(session.entries[:20])
+    occurrences(items, growing, 0.5)
+    growing.extend(session.entries[20:])
+    incremental = occurrences(items, growing, 0.5)
+    full = occurrences(items, list(session.entries), 0.5)
+    assert {k: [e.seq for e in v] for k, v in incremental.items()} == {k: [e.seq for e in v] for k, v in full.items()}
+    # a new item on the same list is scanned over every entry; a shorter list starts over
+    extra = TrackedItem(id="extra", type="note", content="widget3 layout helper3 gizmo3.py")
+    assert [e.round for e in occurrences([*items, extra], growing, 0.5)["extra"]] == [3, 3]
+    del growing[10:]
+    assert all(e.round <= 5 for e in occurrences(items, growing, 0.5)["feishu"])
