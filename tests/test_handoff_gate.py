@@ -184,7 +184,7 @@ def _rules(findings: list[Finding]) -> set[str]:
     return {f.rule for f in findings if f.is_error}
 
 
-def test_labelled_set_confusion_matrix() -> None:
+def test_labelled_set_confusion_matrix(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(GOOD) >= 15 and len(VAGUE) >= 15
     matrix = {("good", "pass"): 0, ("good", "fail"): 0, ("vague", "pass"): 0, ("vague", "fail"): 0}
     wrong: list[str] = []
@@ -206,7 +206,8 @@ def test_labelled_set_confusion_matrix() -> None:
         f"  good    {matrix[('good', 'pass')]:5d} {matrix[('good', 'fail')]:5d}\n"
         f"  vague   {matrix[('vague', 'pass')]:5d} {matrix[('vague', 'fail')]:5d}"
     )
-    print("\n" + table)
+    with capsys.disabled():  # shown whether or not pytest captures output
+        print("\n" + table)
     assert not wrong, table + "\n" + "\n".join(wrong)
     assert matrix[("good", "fail")] == 0 and matrix[("vague", "pass")] == 0, table
 
