@@ -92,9 +92,11 @@ def test_codex_apply_patch_add_update_delete_move() -> None:
     log.call("apply_patch", None, input="*** Begin Patch\n*** Add File: tmp.txt\n*** Delete File: tmp.txt\n*** End Patch")
     log.call("shell", "ok", command=["apply_patch", "*** Begin Patch\n*** Update File: legacy.py\n*** End Patch"])
     log.call("exec_command", "ok", cmd="git apply x.diff && rm src/changed.py")  # shell: not an edit
+    log.call("exec_command", "Success", cmd="apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: heredoc.py\n+x\n"
+             "*** End Patch\nEOF", workdir=str(ROOT))
     log.call("apply_patch", "Success", input=f"*** Begin Patch\n*** Update File: {ROOT}/abs/inside.py\n*** End Patch")
     modified, created = edited_files(log.entries, ROOT)
-    assert created == ["src/added.py"]
+    assert created == ["src/added.py", "heredoc.py"]
     assert modified == ["src/changed.py", "src/new_name.py", "legacy.py", "abs/inside.py"]
 
 

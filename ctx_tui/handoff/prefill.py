@@ -169,6 +169,10 @@ def _patch_text(entry: Entry) -> str | None:
         argv = data.get("command")
         if isinstance(argv, list) and len(argv) >= 2 and argv[0] == "apply_patch" and isinstance(argv[1], str):
             return argv[1]
+        # `apply_patch <<'EOF' ... EOF` run through the shell is the same tool.
+        script = _shell_command(data)
+        if script and script.lstrip().startswith("apply_patch") and "*** Begin Patch" in script:
+            return script
     return None
 
 
