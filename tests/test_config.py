@@ -125,3 +125,13 @@ def test_config_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys:
     assert main(["config"]) == 2
     err = capsys.readouterr().err
     assert str(project) in err and "decay.bogus" in err and "Traceback" not in err
+
+
+def test_documented_config_is_the_default() -> None:
+    """docs/memory.md shows every key with its default: keep it true."""
+    import yaml
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "memory.md").read_text()
+    block = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert Config.model_validate(yaml.safe_load(block)) == Config()
+    assert set(yaml.safe_load(block)) == set(Config.model_fields)
