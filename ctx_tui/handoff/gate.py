@@ -301,15 +301,15 @@ def _schema_findings(data: Mapping[str, Any]) -> list[Finding]:
         field = _loc(loc)
         kind = err["type"]
         got = type(err.get("input")).__name__ if "input" in err else "nothing"
-        if kind != "missing" and err.get("input", "") is None and kind in _TYPE_NAMES:
+        empty = kind != "missing" and err.get("input", "") is None and kind in _TYPE_NAMES
+        if (kind == "missing" or empty) and loc[-1] == "rationale":
+            findings.append(_no_rationale(field))
+        elif empty:
             findings.append(Finding(field, "error", "required field is empty",
                                     _HINTS.get(str(loc[-1]), "fill it in"), "schema.missing"))
         elif kind == "missing":
-            if loc[-1] == "rationale":
-                findings.append(_no_rationale(field))
-            else:
-                findings.append(Finding(field, "error", "required field is missing",
-                                        _HINTS.get(str(loc[-1]), "add it"), "schema.missing"))
+            findings.append(Finding(field, "error", "required field is missing",
+                                    _HINTS.get(str(loc[-1]), "add it"), "schema.missing"))
         elif kind == "extra_forbidden":
             allowed = sorted(_model_for(loc).model_fields)
             close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
