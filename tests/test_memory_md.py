@@ -292,3 +292,12 @@ def entry_markdown_ok(text: str) -> bool:
     except CtxError:
         return False
     return True
+
+
+@pytest.mark.parametrize("title", ["1. Intro", "C#", "# Hash", "  Spaced   title ", "<!-- odd -->"])
+def test_awkward_section_titles_are_found_again(title: str) -> None:
+    text, added = add_entries("# Mine\n", [NewEntry(title, "first")])
+    text, added_again = add_entries(text, [NewEntry(title, "second")])
+    assert added and added_again
+    sections = [s for s in parse_memory(text).sections if s.level == 2]
+    assert len(sections) == 1 and [e.text for e in sections[0].entries] == ["first", "second"]

@@ -131,3 +131,30 @@ def test_corrupt_session_memory_is_a_clear_error(tmp_path: Path, session: Sessio
     with pytest.raises(CtxError, match=str(path)):
         build_memory_view(tmp_path, session, Config())
     assert path.read_text() == "items: [\n"
+
+
+def test_what_if_round_ignores_later_mentions_and_logs_no_decay(tmp_path: Path, session: Session) -> None:
+    at_17 = build_memory_view(tmp_path, session, Config(), current_round=17)
+    pref = next(s for s in at_17.statuses if s.item.type is ItemType.USER_PREFERENCE)
+    assert pref.decayed and pref.rounds_since_reference == 11  # mentioned at round 6, not yet at 18
+    at_20 = build_memory_view(tmp_path, session, Config(), current_round=20)
+    assert not at_20.status(pref.item.id).decayed  # type: ignore[union-attr]
+    assert "decay" not in _actions(tmp_path)
+
+
+def test_dismissed_registered_item_blocks_its_extraction(tmp_path: Path, session: Session) -> None:
+    sid = session_id_of(session)
+    register_item(tmp_path, sid, "fs", ItemType.USER_PREFERENCE, "I prefer Feishu for build notifications", 1)
+    dismiss_item(tmp_path, sid, "fs")
+    view = build_memory_view(tmp_path, session, Config())
+    assert not any(s.item.type is ItemType.USER_PREFERENCE for s in view.statuses)
+
+
+def test_nothing_to_remember_writes_no_file(tmp_path: Path) -> None:
+    chat = tmp_path / "quiet.jsonl"
+    chat.write_text('{"role": "user", "content": "[REDACTED_TEXT len=3]"}\n{"role": "assistant", "content": "ok"}\n')
+    quiet = Session(chat, Config())
+    quiet.poll()
+    view = build_memory_view(tmp_path, quiet, Config())
+    assert view.statuses == () and not session_memory_path(tmp_path, "quiet").exists()
+    assert {t.name: t.tokens for t in view.tiers}["medium-term"] == 0

@@ -156,8 +156,9 @@ def status_of(
     current_round: int,
     config: Config,
 ) -> ItemStatus:
-    """The status of one item given the entries that state or mention it."""
-    rounds = {e.round for e in found if e.round >= 1} | set(item.referenced_rounds)
+    """The status of one item given the entries that state or mention it, as of ``current_round``."""
+    found = [e for e in found if e.round <= current_round]
+    rounds = {e.round for e in found if e.round >= 1} | {r for r in item.referenced_rounds if r <= current_round}
     if item.source == "extracted" and item.entered_round >= 1:
         rounds.add(item.entered_round)
     last_seen = max(rounds) if rounds else None

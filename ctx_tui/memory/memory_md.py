@@ -47,7 +47,7 @@ SECTION_FOR_TYPE: dict[ItemType, str] = {
     ItemType.NOTE: "Notes",
 }
 
-_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _BULLET = re.compile(r"[-*+](?:[ \t]+|$)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _COMMENT_OPEN = re.compile(r" {0,3}<!--")
@@ -103,10 +103,10 @@ class MemoryDoc:
         return [e for s in self.sections for e in s.entries]
 
     def find_section(self, title: str) -> MdSection | None:
-        """The first ``##`` section whose title matches (case and spacing ignored)."""
-        key = normalise_content(title)
+        """The first ``##`` section whose title matches (case, spacing and escapes ignored)."""
+        key = normalise_content(_plain(title))
         return next(
-            (s for s in self.sections if s.level == 2 and s.title is not None and normalise_content(s.title) == key),
+            (s for s in self.sections if s.level == 2 and s.title is not None and normalise_content(_plain(s.title)) == key),
             None,
         )
 
@@ -256,6 +256,12 @@ def entry_markdown(text: str) -> str:
 
 def unescape(text: str) -> str:
     return _ESCAPED.sub(r"\1", text)
+
+
+def _plain(text: str) -> str:
+    """``text`` as it reads once written and parsed back (how titles and entries are compared)."""
+    one = " ".join(_CONTROL.sub(" ", text).split())
+    return unescape(one)
 
 
 def _is_loose(blocks: list[Block], section: MdSection) -> bool:

@@ -29,10 +29,10 @@ def same_meaning(a: str, b: str) -> bool:
     return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= SAME_MEANING
 
 
-def duplicate_of(memory: SessionMemory, content: str, source: str) -> TrackedItem | None:
-    """An active item of ``source`` ("registered"/"extracted") that means the same as ``content``."""
+def registered_duplicate(memory: SessionMemory, content: str) -> TrackedItem | None:
+    """A registered item (dismissed ones too: the user chose) that means the same as ``content``."""
     return next(
-        (i for i in memory.items if i.source == source and not i.dismissed and same_meaning(i.content, content)),
+        (i for i in memory.items if i.source == "registered" and same_meaning(i.content, content)),
         None,
     )
 

@@ -248,7 +248,7 @@ def update_session_memory(
         memory = _read(path, session_id)
         before = memory.model_dump()
         fn(memory)
-        if memory.model_dump() == before and path.exists():
+        if memory.model_dump() == before:
             return memory
         memory.updated_at = now_iso()
         # Validate what fn produced before it reaches the disk.

@@ -23,7 +23,7 @@ from ctx_tui.config import Config
 from ctx_tui.memory.decay import ItemStatus, analyze
 from ctx_tui.memory.extract import Extraction, extract_items
 from ctx_tui.memory.items import ItemType, TrackedItem
-from ctx_tui.memory.registry import duplicate_of
+from ctx_tui.memory.registry import registered_duplicate
 from ctx_tui.memory.session_store import Promotion, SessionMemory, update_session_memory
 from ctx_tui.memory.tiers import TierSummary, read_long_term, tier_summary
 from ctx_tui.transcripts.model import Entry, SessionMeta
@@ -92,7 +92,7 @@ def _store_extractions(memory: SessionMemory, extractions: list[Extraction]) -> 
         item = extraction.item
         if memory.get_item(item.id) is not None:
             continue  # known: kept as it is (dismissed stays dismissed)
-        if duplicate_of(memory, item.content, "registered") is not None:
+        if registered_duplicate(memory, item.content) is not None:
             duplicates.append(item.id)
             continue
         memory.upsert_item(item)
@@ -122,6 +122,8 @@ def build_memory_view(
     state = state if state is not None else session.state()
     entries = session.entries
     current = state.rounds if current_round is None else current_round
+    # a what-if round (detect-decay --current-round) is not logged as decay events
+    log_decay = current == state.rounds
     extractions = extract_items(entries)
     result: dict[str, object] = {}
 
@@ -130,7 +132,7 @@ def build_memory_view(
         statuses = analyze(memory.items, entries, state.live, current, config)
         new_refs = memory.add_references({s.item.id: list(s.referenced_rounds) for s in statuses})
         decay_events = []
-        for status in statuses:
+        for status in statuses if log_decay else ():
             if status.flagged and memory.decay_reported.get(status.item.id) != _decay_state(status):
                 memory.decay_reported[status.item.id] = _decay_state(status)
                 decay_events.append(status)
