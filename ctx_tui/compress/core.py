@@ -22,7 +22,7 @@ from typing import Any
 
 from ctx_tui.compress.blocks import split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
-from ctx_tui.compress.select import TokenEstimate
+from ctx_tui.compress.select import REFERENCED_PREFIX, TokenEstimate
 from ctx_tui.compress.semantic import plan_semantic
 from ctx_tui.compress.summary import plan_summary
 from ctx_tui.compress.truncate import truncate
@@ -48,6 +48,8 @@ class CompressionResult:
     budget: int  # the token budget the output had to fit
     facts_kept: list[Fact] = field(default_factory=list)
     facts_lost: list[Fact] = field(default_factory=list)
+    #: Kept facts found only in the closing "Also referenced" line (named, without their sentence).
+    facts_named_only: int = 0
 
     @property
     def ratio(self) -> float:
@@ -63,6 +65,7 @@ class CompressionResult:
             "strategy": self.strategy,
             "factsKept": len(self.facts_kept),
             "factsTotal": len(self.facts_kept) + len(self.facts_lost),
+            "factsNamedOnly": self.facts_named_only,
         }
 
 
@@ -134,5 +137,10 @@ def compress_text(
         body, out = "", ""
         retention = measure_retention(facts, body)
         length = 0
+    named_only = 0
+    if REFERENCED_PREFIX in body:
+        without = measure_retention(retention.kept, body[: body.rindex(REFERENCED_PREFIX)])
+        named_only = len(without.lost)
     return CompressionResult(out, strategy, original, length, retention.rate,
-                             (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost)
+                             (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost,
+                             named_only)

@@ -9,7 +9,10 @@ facts it carries. Selection runs in three passes:
 2. the rest by value per token, where value = base score + ``FACT_WEIGHT`` x
    the facts it adds that nothing chosen so far carries (lazy greedy: a
    candidate's gain only falls as others are chosen, so stale heap entries
-   are re-scored when popped);
+   are re-scored when popped); while the "Also referenced" line for the
+   facts still uncovered fits in what is left, a candidate that would leave
+   no room for it is passed over (naming a fact costs fewer tokens than
+   most sentences that carry it);
 3. whatever still fits, by base score (only with ``fill``).
 
 The facts no chosen candidate carries can then be listed in one compact
@@ -27,6 +30,7 @@ from ctx_tui.compress.facts import KIND_ORDER, Fact
 from ctx_tui.tokens import estimate_tokens
 
 FACT_WEIGHT = 1.0
+REFERENCED_PREFIX = "Also referenced:"
 #: Tokens a candidate costs on top of its text (the newline/bullet that joins it).
 JOIN_TOKENS = 1
 
@@ -57,17 +61,31 @@ class Candidate:
     must: bool = False
 
 
-def select(candidates: Sequence[Candidate], budget: int, fill: bool = True) -> tuple[list[Candidate], set[int]]:
-    """The chosen candidates (in the order they were chosen) and the facts they cover."""
+def listing_costs(facts: Sequence[Fact], tok: TokenEstimate) -> list[int]:
+    """Tokens it takes to name each fact in the "Also referenced" line (0: not listable)."""
+    return [0 if f.kind in ("item", "decision") else tok(f.label) + 1 for f in facts]
+
+
+def select(
+    candidates: Sequence[Candidate], budget: int, fill: bool = True, costs: Sequence[int] = ()
+) -> tuple[list[Candidate], set[int]]:
+    """The chosen candidates (in the order they were chosen) and the facts they cover.
+
+    ``costs`` (from :func:`listing_costs`) turns on the reserve for the
+    "Also referenced" line described in the module doc.
+    """
     chosen: list[Candidate] = []
     covered: set[int] = set()
     used = 0
     taken: set[int] = set()
+    reserve = sum(costs)
 
     def take(i: int, cand: Candidate) -> None:
-        nonlocal used
+        nonlocal used, reserve
         chosen.append(cand)
         taken.add(i)
+        if costs:
+            reserve -= sum(costs[f] for f in cand.facts - covered)
         covered.update(cand.facts)
         used += cand.tokens
 
@@ -91,8 +109,13 @@ def select(candidates: Sequence[Candidate], budget: int, fill: bool = True) -> t
             if cand.facts - covered:
                 heapq.heappush(heap, (-current, i))
             continue
-        if not cand.facts - covered:
+        new = cand.facts - covered
+        if not new:
             continue
+        if costs and reserve <= budget - used:
+            after = reserve - sum(costs[f] for f in new)
+            if after > budget - used - cand.tokens:
+                continue  # would crowd out the line naming the other facts
         take(i, cand)
 
     if fill:
@@ -112,7 +135,7 @@ def referenced_line(facts: Sequence[Fact], missing: Sequence[int], budget: int, 
         by_kind.setdefault(fact.kind, []).append(f"`{fact.label}`" if fact.kind == "command" else fact.label)
     names = {"path": "files", "error": "errors", "command": "commands", "url": "urls",
              "identifier": "identifiers", "number": "numbers"}
-    prefix = "Also referenced:"
+    prefix = REFERENCED_PREFIX
     used = tok(prefix) + 1
     if used >= budget:
         return ""

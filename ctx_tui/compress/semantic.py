@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from ctx_tui.compress.blocks import sentences, split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, states_decision
 from ctx_tui.compress.scoring import BM25, terms
-from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, referenced_line, select
+from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
 
 CENTROID_TERMS = 40
 GAP = "[…]"
@@ -94,7 +94,7 @@ def _render(
     tok: TokenEstimate,
 ) -> str:
     inner = max(0, budget - min(heading_cost, budget // 10))
-    chosen, covered = select(candidates, inner, fill=False)
+    chosen, covered = select(candidates, inner, fill=False, costs=listing_costs(facts, tok))
     used = sum(c.tokens for c in chosen)
     missing = [i for i in range(len(facts)) if i not in covered]
     also = referenced_line(facts, missing, inner - used - 2, tok) if missing else ""

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, states_decision
-from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, referenced_line, select
+from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
 from ctx_tui.compress.window_text import parse_sections
 
 SECTIONS = (
@@ -227,7 +227,9 @@ def plan_summary(
             _describe_call(build, order, piece, recency)
             continue
         if piece.role == "tool result":
-            call_order = pending_calls.pop(0)[0] if pending_calls else order
+            # its call: the oldest open call of the same tool (results can come in a batch)
+            match = next((k for k, (_, tool) in enumerate(pending_calls) if tool == piece.tool), 0)
+            call_order = pending_calls.pop(match)[0] if pending_calls else order
             call_text = pieces[call_order].block.text if call_order != order else ""
             command = call_text.split("\n", 1)[0][2:] if call_text.startswith("$ ") else ""
             inner = split_blocks(block.text)
@@ -283,10 +285,23 @@ def plan_summary(
     return lambda budget: _render(build.candidates, facts, budget, tok)
 
 
+def _join_bullets(texts: Iterable[str]) -> str:
+    """Bullets one per line; a whole code or JSON block stands apart (blank lines), so it stays a block."""
+    out = ""
+    for text in texts:
+        if not out:
+            out = text
+        elif text.startswith("- ") and not out.endswith(("```", "~~~", "}", "]")):
+            out += "\n" + text
+        else:
+            out += "\n\n" + text
+    return out
+
+
 def _render(candidates: list[Candidate], facts: Sequence[Fact], budget: int, tok: TokenEstimate) -> str:
     titles = dict(SECTIONS)
     overhead = sum(tok(f"{t}:") + 2 for t in titles.values())
-    chosen, covered = select(candidates, max(0, budget - overhead), fill=False)
+    chosen, covered = select(candidates, max(0, budget - overhead), fill=False, costs=listing_costs(facts, tok))
     used = sum(c.tokens for c in chosen) + overhead
     missing = [i for i in range(len(facts)) if i not in covered]
     also = referenced_line(facts, missing, budget - used - 2, tok) if missing else ""
@@ -300,7 +315,7 @@ def _render(candidates: list[Candidate], facts: Sequence[Fact], budget: int, tok
     for key, title in SECTIONS:
         part = sorted((c for c in chosen if c.section == key), key=lambda c: c.order)
         if part:
-            out.append(f"{title}:\n" + "\n".join(c.text for c in part))
+            out.append(f"{title}:\n" + _join_bullets(c.text for c in part))
     if also:
         out.append(also)
     return "\n\n".join(out)
