@@ -255,18 +255,21 @@ def test_parse_then_render_is_byte_identical(text: str) -> None:
     memory_texts(),
     st.lists(
         st.tuples(
-            st.sampled_from(["Constraints", "Decisions", "New one"]),
+            st.sampled_from(["Constraints", "Decisions", "New one", "1. Odd", "C#"]),
             st.text(min_size=1, max_size=30).filter(lambda s: entry_markdown_ok(s)),
         ),
         min_size=1,
         max_size=3,
     ),
+    st.one_of(st.none(), st.text(max_size=20)),
 )
-def test_append_only_inserts_and_is_found_again(text: str, raw_entries: list[tuple[str, str]]) -> None:
+def test_append_only_inserts_and_is_found_again(
+    text: str, raw_entries: list[tuple[str, str]], comment: str | None
+) -> None:
     entries = [NewEntry(section, body) for section, body in raw_entries]
     doc = parse_memory(text)
     try:
-        new, added = add_entries(text, entries)
+        new, added = add_entries(text, entries, comment)
     except CtxError:
         assert doc.unclosed is not None
         return
@@ -301,3 +304,16 @@ def test_awkward_section_titles_are_found_again(title: str) -> None:
     assert added and added_again
     sections = [s for s in parse_memory(text).sections if s.level == 2]
     assert len(sections) == 1 and [e.text for e in sections[0].entries] == ["first", "second"]
+
+
+def test_comment_above_each_new_entry(tmp_path: Path) -> None:
+    path = tmp_path / "MEMORY.md"
+    path.write_text("## Notes\n- one\n")
+    note = "promoted from session abc --> sneaky\n## not a heading"
+    added = append_entries(path, [NewEntry("Notes", "two"), NewEntry("Other", "three")], comment=note)
+    assert len(added) == 2
+    text = path.read_text()
+    assert text.startswith("## Notes\n- one\n<!-- promoted from session abc - -> sneaky ## not a heading -->\n- two\n")
+    doc = parse_memory(text)
+    assert [(e.section, e.text) for e in doc.entries] == [("Notes", "one"), ("Notes", "two"), ("Other", "three")]
+    assert text.count("<!--") == 2 and doc.unclosed is None

@@ -281,9 +281,17 @@ def _is_loose(blocks: list[Block], section: MdSection) -> bool:
     return False
 
 
-def _insert(doc: MemoryDoc, entry: NewEntry) -> None:
+def comment_line(text: str) -> str:
+    """``text`` as one HTML comment line that cannot end early or span lines."""
+    one = " ".join(_CONTROL.sub(" ", text).split()).replace("--", "- -")
+    return f"<!-- {one} -->"
+
+
+def _insert(doc: MemoryDoc, entry: NewEntry, comment: str | None = None) -> None:
     nl = doc.newline
     bullet = f"- {entry_markdown(entry.text)}"
+    if comment is not None:
+        bullet = f"{comment_line(comment)}{nl}{bullet}"
     blocks = doc.blocks
     ends_without_newline = bool(blocks) and not blocks[-1].raw.endswith("\n")
     section = doc.find_section(entry.section)
@@ -316,7 +324,9 @@ def _insert(doc: MemoryDoc, entry: NewEntry) -> None:
     blocks[at:at] = new
 
 
-def add_entries(text: str, entries: Sequence[NewEntry]) -> tuple[str, list[NewEntry]]:
+def add_entries(
+    text: str, entries: Sequence[NewEntry], comment: str | None = None
+) -> tuple[str, list[NewEntry]]:
     """Pure form of :func:`append_entries`: the new text and the entries actually added."""
     doc = parse_memory(text)
     present = {e.key for e in doc.entries}
@@ -325,7 +335,7 @@ def add_entries(text: str, entries: Sequence[NewEntry]) -> tuple[str, list[NewEn
         key = normalise_content(unescape(entry_markdown(entry.text)))
         if key in present:
             continue
-        _insert(doc, entry)
+        _insert(doc, entry, comment)
         doc = parse_memory(doc.render())
         present.add(key)
         added.append(entry)
@@ -354,8 +364,11 @@ def read_memory(path: Path) -> MemoryDoc:
     return parse_memory(_decode(_read_bytes(path)))
 
 
-def append_entries(path: Path, entries: Sequence[NewEntry]) -> list[NewEntry]:
+def append_entries(path: Path, entries: Sequence[NewEntry], comment: str | None = None) -> list[NewEntry]:
     """Add the entries not already present (anywhere in the file); return those added.
+
+    ``comment`` (e.g. where the entry came from) is written as an HTML comment
+    line just above each new entry.
 
     Runs under the file's lock and applies the change to the file as it is at
     that moment. Just before the atomic replace the file is read again: if
@@ -365,7 +378,7 @@ def append_entries(path: Path, entries: Sequence[NewEntry]) -> list[NewEntry]:
     with locked(path):
         for _ in range(_MAX_RETRIES):
             before = _read_bytes(path)
-            text, added = add_entries(_decode(before), entries)
+            text, added = add_entries(_decode(before), entries, comment)
             if not added:
                 return []
             if _read_bytes(path) != before:
