@@ -1,0 +1,8 @@
+"""Reading agent transcripts: one reader per format, the follower, discovery.
+
+``model`` (typed entries), ``builder`` (what readers write into), ``claude`` /
+``codex`` / ``generic`` (one reader per format), ``reader`` (format detection
+and incremental reading of one file), ``follow`` (appended bytes, partial
+lines, rotation), ``discover`` (the newest session of a directory). The
+context-window model built on them is ``ctx_tui.window``.
+"""
