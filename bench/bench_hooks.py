@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,18 +62,32 @@ def grow(path: Path, target_bytes: int) -> int:
     return round_
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+CPU: list[float] = []  # CPU seconds of each hook process, next to its wall time
+
+
 def run_hook(project: Path, hook: str, stdin: dict) -> tuple[float, bytes]:
+    cpu = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "ctx_tui", "hook", hook], cwd=project,
                           input=json.dumps(stdin).encode(), capture_output=True, timeout=120)
     elapsed = time.perf_counter() - started
+    CPU.append(_children_cpu() - cpu)
     if done.returncode != 0 or done.stderr:
         raise SystemExit(f"hook {hook} failed: {done.returncode} {done.stderr!r}")
     return elapsed, done.stdout
 
 
 def median_ms(samples: list[float]) -> str:
-    return f"{statistics.median(samples) * 1000:7.0f} ms (min {min(samples) * 1000:.0f}, max {max(samples) * 1000:.0f})"
+    """Median wall time (min, max), and the median CPU time of the same runs (steady on a busy machine)."""
+    cpu = CPU[-len(samples):]
+    CPU.clear()
+    return (f"{statistics.median(samples) * 1000:7.0f} ms wall (min {min(samples) * 1000:.0f}, "
+            f"max {max(samples) * 1000:.0f}), {statistics.median(cpu) * 1000:.0f} ms CPU")
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 600) -> float:
@@ -104,9 +119,10 @@ def main() -> None:
 
         startup = []
         for _ in range(args.runs):
-            t0 = time.perf_counter()
+            cpu, t0 = _children_cpu(), time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             startup.append(time.perf_counter() - t0)
+            CPU.append(_children_cpu() - cpu)
         print(f"{'python -c pass (interpreter start)':48} {median_ms(startup)}")
         for label, hook, stdin, prepare in (
             ("user-prompt-submit, empty queue", "user-prompt-submit", ups, None),
@@ -127,16 +143,18 @@ def main() -> None:
         elapsed, _ = run_hook(project, "user-prompt-submit", ups)
         lock = queue_path(project, SESSION).with_suffix(".auto.lock")
         job = wait_for(lambda: queue_path(project, SESSION).exists())
-        print(f"{'user-prompt-submit, auto_refresh on (deferred)':48} {elapsed * 1000:7.0f} ms; "
+        print(f"{'user-prompt-submit, auto_refresh on (deferred)':48} {elapsed * 1000:7.0f} ms wall, "
+              f"{CPU.pop() * 1000:.0f} ms CPU; "
               f"detached analysis queued the decayed items {job:.1f} s later ({lock.name})")
         elapsed, out = run_hook(project, "user-prompt-submit", ups)
-        print(f"{'  next prompt delivers them':48} {elapsed * 1000:7.0f} ms, {len(out)} bytes of JSON")
+        print(f"{'  next prompt delivers them':48} {elapsed * 1000:7.0f} ms wall, {CPU.pop() * 1000:.0f} ms CPU, "
+              f"{len(out)} bytes of JSON")
         (project / ".ctx" / "config.yaml").write_text("")
 
         pre = {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
         elapsed, _ = run_hook(project, "pre-compact", pre)
         job = wait_for(lambda: bool(load_session_memory(project, SESSION).summaries))
-        print(f"{'pre-compact (deferred)':48} {elapsed * 1000:7.0f} ms; "
+        print(f"{'pre-compact (deferred)':48} {elapsed * 1000:7.0f} ms wall, {CPU.pop() * 1000:.0f} ms CPU; "
               f"detached summary saved {job:.1f} s later")
 
         small = project / "small" / f"{SESSION}.jsonl"

@@ -61,7 +61,7 @@ def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
     if session_id is None:
         raise HookInputError("stdin has no session_id")
     cwd_text = _opt_str(obj, "cwd")
-    cwd = default_cwd if cwd_text is None else (default_cwd / cwd_text if not os.path.isabs(cwd_text) else Path(cwd_text))
+    cwd = default_cwd if cwd_text is None else default_cwd / cwd_text  # an absolute cwd replaces the default
     transcript = _opt_str(obj, "transcript_path")
     return HookInput(
         session_id=session_id,

@@ -54,9 +54,9 @@ def _run_refresh(args: argparse.Namespace) -> int:
 
 def _run_promote(args: argparse.Namespace) -> int:
     session_id, config = _session_and_config(args)
-    results = promotions.propose(
-        project_root(), session_id, list(dict.fromkeys(args.ids)), config.paths.memory_path(project_root()), again=args.again
-    )
+    project = project_root()
+    ids = list(dict.fromkeys(args.ids))
+    results = promotions.propose(project, session_id, ids, config.paths.memory_path(project), again=args.again)
     if args.json:
         print_json([asdict(r) for r in results])
         return 0
@@ -127,7 +127,9 @@ def _run_sync(args: argparse.Namespace) -> int:
     result = promotions.sync(project, session_id, memory_path)
     waiting = promotions.pending(project, session_id)
     if args.json:
-        print_json({**asdict(result), "proposed": [p.item_id for p in proposed], "pending": [p.item_id for p in waiting]})
+        print_json(
+            {**asdict(result), "proposed": [p.item_id for p in proposed], "pending": [p.item_id for p in waiting]}
+        )
         return 0
     _print_written(result)
     if not (result.written or result.already_present):
