@@ -64,7 +64,7 @@ def test_approve_writes_one_entry_per_item_across_repeated_syncs(project: Path) 
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["approved"] == ["pref", "db"] and result["written"] == ["pref", "db"]
-    for _ in range(3):
+    for _ in range(2):
         again = json.loads(cli(project, *_sid("sync", "--json")).stdout)
         assert again["written"] == [] and sorted(again["already_present"]) == ["db", "pref"]
 
@@ -113,13 +113,15 @@ def test_reject_prevents_re_proposal(project: Path) -> None:
     assert all(p["reason"] == "auto" for p in first)
 
     assert cli(project, *_sid("reject", "goal")).returncode == 0
-    assert [p["item_id"] for p in json.loads(cli(project, *_sid("pending", "--json")).stdout)] == ["cfg"]
-    again = json.loads(cli(project, *_sid("promote", "--id", "goal", "--json")).stdout)
-    assert again[0]["status"] == "rejected" and not again[0]["proposed"]
-    assert json.loads(cli(project, *_sid("sync", "--json")).stdout)["proposed"] == []
+    memory_path = project / "MEMORY.md"
+    config = Config.model_validate({"sync": {"auto_promote": True}})
+    assert promotions.auto_propose(project, SESSION_ID, config, memory_path) == []
+    assert [p.item_id for p in promotions.pending(project, SESSION_ID)] == ["cfg"]
+    again = promotions.propose(project, SESSION_ID, ["goal"], memory_path)
+    assert again[0].status == "rejected" and not again[0].proposed
     assert load_session_memory(project, SESSION_ID).promotions[0].status == "rejected"
     # the user may still change their mind, explicitly
-    assert json.loads(cli(project, *_sid("promote", "--id", "goal", "--again", "--json")).stdout)[0]["proposed"]
+    assert promotions.propose(project, SESSION_ID, ["goal"], memory_path, again=True)[0].proposed
     assert "promotion_rejected" in [e["action"] for e in audit.read_events(project)]
     assert _memory(project) == HAND_WRITTEN  # nothing approved, nothing written
 
@@ -127,7 +129,7 @@ def test_reject_prevents_re_proposal(project: Path) -> None:
 def test_hostile_content_stays_one_entry(project: Path) -> None:
     hostile = "## Not a heading\n- not a bullet\n<!-- not a comment -->\n```\nnot a fence"
     register(project, "evil", "critical_info", hostile)
-    assert cli(project, *_sid("promote", "--id", "evil")).returncode == 0
+    promotions.propose(project, SESSION_ID, ["evil"], project / "MEMORY.md")
     assert cli(project, *_sid("approve", "evil")).returncode == 0
     doc = read_memory(project / "MEMORY.md")
     assert doc.unclosed is None
@@ -136,21 +138,25 @@ def test_hostile_content_stays_one_entry(project: Path) -> None:
     added = [e for e in doc.entries if e.section == "Critical information"]
     assert [e.text for e in added] == [" ".join(hostile.split())]
     # a second approval round does not see it as new
-    assert json.loads(cli(project, *_sid("sync", "--json")).stdout)["already_present"] == ["evil"]
+    assert promotions.sync(project, SESSION_ID, project / "MEMORY.md").already_present == ["evil"]
 
 
 def test_errors_are_one_line_and_change_nothing(project: Path) -> None:
     register(project, "pref", "user_preference", "Answer in short sentences")
     unknown = cli(project, *_sid("approve", "pref"))
-    assert unknown.returncode == 2 and b"no promotion for 'pref'" in unknown.stderr
-    missing_item = cli(project, *_sid("promote", "--id", "ghost"))
-    assert missing_item.returncode == 2 and b"unknown item 'ghost'" in missing_item.stderr
-    assert b"Traceback" not in unknown.stderr + missing_item.stderr
-    assert cli(project, *_sid("promote", "--id", "pref")).returncode == 0
-    mixed = cli(project, *_sid("approve", "pref", "ghost"))
-    assert mixed.returncode == 2
+    assert unknown.returncode == 2 and unknown.stderr.count(b"\n") == 1
+    assert unknown.stderr.startswith(b"ctx-tui: no promotion for 'pref'")
+    with pytest.raises(CtxError, match="unknown item 'ghost'"):
+        promotions.propose(project, SESSION_ID, ["ghost"], project / "MEMORY.md")
+    promotions.propose(project, SESSION_ID, ["pref"], project / "MEMORY.md")
+    with pytest.raises(CtxError, match="no promotion for 'ghost'"):
+        promotions.approve(project, SESSION_ID, ["pref", "ghost"], project / "MEMORY.md")
     assert load_session_memory(project, SESSION_ID).promotions[0].status == "pending"  # all or nothing
-    assert _memory(project) == HAND_WRITTEN
+    promotions.reject(project, SESSION_ID, ["pref"])
+    promotions.approve(project, SESSION_ID, ["pref"], project / "MEMORY.md")  # a change of mind
+    with pytest.raises(CtxError, match="already approved"):
+        promotions.reject(project, SESSION_ID, ["pref"])
+    assert _entries(project).count(("Preferences", "Answer in short sentences")) == 1
 
 
 def test_session_from_the_transcript(project: Path) -> None:
