@@ -246,7 +246,9 @@ async def test_compression_preview_shows_figures_copies_and_saves(project: Path)
         await _settle(app, pilot)
         summaries = load_session_memory(project, SESSION_ID).summaries
         assert [s.strategy for s in summaries] == ["truncate"] and summaries[0].text == preview.result.text
-        assert "compression_saved" in _actions(project)
+        events = [e for e in audit.read_events(project) if e["action"].startswith("compress")]
+        assert [(e["action"], e["details"].get("used")) for e in events] == [
+            ("compress", "clipboard"), ("compress", "session memory"), ("compress.saved", None)]
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, CompressPreviewScreen)

@@ -149,9 +149,9 @@ def restate(app: DashboardApp) -> None:
                        f"({result.queue_length} waiting).", title="Restate", markup=False)
             return
         app.copy_to_clipboard(text)
-        app.notify(f"'{item_id}' {state}, but the Claude Code hook is not installed in this project, so nothing "
-                   f"delivers the queue. The restatement is on the clipboard: paste it into the agent. "
-                   f"To deliver it automatically, {INSTALL_HINT}.",
+        app.notify(f"'{item_id}' {state}, but no Claude Code hook delivers the queue in this project yet: the "
+                   f"restatement is on the clipboard, paste it into the agent. To deliver restatements on the next "
+                   f"prompt, {INSTALL_HINT} (what waits in the queue is delivered then).",
                    title="Restate: copied to the clipboard", severity="warning", markup=False, timeout=12)
 
     run_core(app, "Restate", job, done)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from rich.text import Text
@@ -28,10 +29,10 @@ from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Stat
 
 from ctx_tui import audit
 from ctx_tui.compress import STRATEGIES, CompressionResult, compact_line, compress_text
+from ctx_tui.compress.window import save_summary
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem
-from ctx_tui.memory.session_store import SavedSummary, update_session_memory
 from ctx_tui.ui.safe import clean, literal
 
 #: Pause after the last change of strategy or budget before compressing again.
@@ -57,13 +58,11 @@ def figures_text(result: CompressionResult) -> Text:
     )
 
 
-def save_summary(project: Path, session_id: str, result: CompressionResult) -> SavedSummary:
-    """Keep ``result`` in the session memory's summaries and audit it (what ``Save`` does)."""
-    figures: dict[str, float | int | str] = {**result.metadata(), "savedBy": "dashboard"}
-    summary = SavedSummary(strategy=result.strategy, text=result.text, figures=figures)
-    update_session_memory(project, session_id, lambda m: m.summaries.append(summary))
-    audit.record(project, "compression_saved", session=session_id, via="dashboard", **result.metadata())
-    return summary
+def record_use(project: Path, session_id: str, result: CompressionResult, used: str) -> None:
+    """Audit a compression the user used (copied or saved), as ``ctx-tui compress`` audits its own."""
+    audit.record(project, "compress", session=session_id, via="dashboard", used=used, strategy=result.strategy,
+                 original=result.original_length, compressed=result.compressed_length,
+                 retention=result.retention_rate)
 
 
 class CompressionReady(Message):
@@ -80,9 +79,9 @@ class CompressionFailed(Message):
 
 
 class SummarySaved(Message):
-    def __init__(self, summary: SavedSummary | None, reason: str = "") -> None:
+    def __init__(self, result: CompressionResult | None, reason: str = "") -> None:
         super().__init__()
-        self.summary = summary
+        self.result = result
         self.reason = reason
 
 
@@ -244,6 +243,8 @@ class CompressPreviewScreen(ModalScreen[None]):
         result = self._usable()
         if result is not None:
             self.app.copy_to_clipboard(result.text)
+            self.run_worker(partial(record_use, self._project, self._session_id, result, "clipboard"),
+                            thread=True, group="compress-audit", exit_on_error=False)
             self.notify(f"Copied {result.compressed_length:,} tokens of {result.strategy} to the clipboard.",
                         title="Compress")
 
@@ -261,18 +262,19 @@ class CompressPreviewScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="compress-save", exit_on_error=False)
     def save(self, result: CompressionResult) -> None:
         try:
-            summary = save_summary(self._project, self._session_id, result)
+            record_use(self._project, self._session_id, result, "session memory")
+            save_summary(self._project, self._session_id, result)
         except (CtxError, OSError, ValueError) as exc:
             self.post_message(SummarySaved(None, clean(str(exc) or type(exc).__name__, one_line=True)))
             return
-        self.post_message(SummarySaved(summary))
+        self.post_message(SummarySaved(result))
 
     def on_summary_saved(self, message: SummarySaved) -> None:
         self.query_one("#compress-save", Button).disabled = False
-        if message.summary is None:
+        if message.result is None:
             self.notify(message.reason, title="Not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved to the session memory (.ctx/sessions/, summaries) as a {message.summary.strategy} "
+        self.notify(f"Saved to the session memory (.ctx/sessions/, summaries) as a {message.result.strategy} "
                     "summary.", title="Compress", markup=False)
 
     def action_close(self) -> None:

@@ -68,11 +68,15 @@ class SearchScreen(ModalScreen[None]):
                              disabled=True)
                 yield Button("Close (esc)", id="search-close")
 
+    def _source_width(self) -> int:
+        """The source column: 18 characters on an 80-column terminal, up to 36 on a wide one."""
+        return max(18, min(36, self.app.size.width // 4))
+
     def on_mount(self) -> None:
         self.query_one("#search-box").border_title = "Search memory"
         table = self.query_one(DataTable)
         table.add_column("tier", key="tier", width=11)
-        table.add_column("source", key="source", width=24)
+        table.add_column("source", key="source", width=self._source_width())
         table.add_column("score", key="score", width=6)
         table.add_column("text", key="text")
         self.query_one("#search-detail").display = False
@@ -108,11 +112,12 @@ class SearchScreen(ModalScreen[None]):
         self.hits = message.hits
         table = self.query_one(DataTable)
         table.clear()
-        width = max(16, (table.size.width or 80) - 11 - 24 - 6 - 10)
+        source_width = self._source_width()
+        width = max(16, (table.size.width or 80) - 11 - source_width - 6 - 10)
         for index, hit in enumerate(message.hits):
             table.add_row(
                 Text(hit.tier),
-                literal(hit.source, one_line=True, limit=24),
+                literal(hit.source, one_line=True, limit=source_width),
                 Text(f"{hit.score:.2f}", justify="right"),
                 literal(hit.text, one_line=True, limit=width),
                 key=str(index),
