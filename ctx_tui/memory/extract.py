@@ -176,6 +176,8 @@ def _decision(sentence: str) -> tuple[str, str]:
 @lru_cache(maxsize=16384)
 def _statements(role: str, text: str) -> tuple[tuple[ItemType, str, str, tuple[str, ...]], ...]:
     """(type, content, rationale, files) of each instructing sentence of one text (cached: polls repeat)."""
+    if not _has_text(text):
+        return ()
     out = []
     for sentence in sentences(text):
         kind = classify(sentence, role)
@@ -207,8 +209,6 @@ def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
         elif entry.kind is Kind.ASSISTANT:
             role = "assistant"
         else:
-            continue
-        if not _has_text(entry.text):
             continue
         for kind, content, rationale, files in _statements(role, entry.text):
             item_id = extracted_item_id(kind, content)

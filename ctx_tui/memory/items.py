@@ -85,6 +85,9 @@ def extracted_item_id(item_type: ItemType | str, content: str) -> str:
     return f"{ItemType(item_type).value}-{digest}"
 
 
+#: Referenced rounds kept per item (the latest ones): decay needs only the last, the rest is history.
+MAX_REFERENCED_ROUNDS = 50
+
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
 
 
@@ -99,7 +102,8 @@ class TrackedItem(BaseModel):
     importance: Importance
     #: The round where the item entered the conversation (0: registered before any round).
     entered_round: int = Field(0, ge=0)
-    #: Rounds (1-based, ascending, unique) where a later entry mentioned the item.
+    #: Rounds (1-based, ascending, unique) where a later entry mentioned the item
+    #: or it was restated; the latest MAX_REFERENCED_ROUNDS are kept.
     referenced_rounds: list[int] = Field(default_factory=list)
     source: ItemSource = "registered"
     dismissed: bool = False
@@ -127,7 +131,7 @@ class TrackedItem(BaseModel):
     @field_validator("referenced_rounds")
     @classmethod
     def _sorted_rounds(cls, value: list[int]) -> list[int]:
-        return sorted({r for r in value if r >= 1})
+        return sorted({r for r in value if r >= 1})[-MAX_REFERENCED_ROUNDS:]
 
     @property
     def last_seen_round(self) -> int:
@@ -136,4 +140,5 @@ class TrackedItem(BaseModel):
 
     def with_references(self, rounds: list[int]) -> "TrackedItem":
         """A copy with ``rounds`` added to the referenced rounds."""
-        return self.model_copy(update={"referenced_rounds": sorted({*self.referenced_rounds, *rounds})})
+        merged = sorted({*self.referenced_rounds, *(r for r in rounds if r >= 1)})[-MAX_REFERENCED_ROUNDS:]
+        return self.model_copy(update={"referenced_rounds": merged})

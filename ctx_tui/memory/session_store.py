@@ -217,14 +217,25 @@ def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
         raise CtxError(f"{path}: key '{key}': {err['msg']}; fix or remove the file") from None
 
 
+#: path -> (identity of the file version, what it parsed to); the dashboard reads every poll.
+_PARSED: dict[Path, tuple[tuple[int, int, int], SessionMemory]] = {}
+
+
 def _read(path: Path, session_id: str) -> SessionMemory:
     try:
+        stat = path.stat()
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        cached = _PARSED.get(path)
+        if cached is not None and cached[0] == version:
+            return cached[1].model_copy(deep=True)
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return SessionMemory(session_id=session_id)
     except (OSError, UnicodeDecodeError) as exc:
         raise CtxError(f"{path}: cannot read session memory ({exc})") from None
-    return _parse(path, raw, session_id)
+    memory = _parse(path, raw, session_id)
+    _PARSED[path] = (version, memory.model_copy(deep=True))
+    return memory
 
 
 def load_session_memory(project: Path, session_id: str) -> SessionMemory:
@@ -254,4 +265,6 @@ def update_session_memory(
         # Validate what fn produced before it reaches the disk.
         memory = SessionMemory.model_validate(memory.model_dump())
         write_atomic(path, dump_session_memory(memory))
+        stat = path.stat()
+        _PARSED[path] = ((stat.st_ino, stat.st_mtime_ns, stat.st_size), memory.model_copy(deep=True))
     return memory

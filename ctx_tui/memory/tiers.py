@@ -20,7 +20,7 @@ from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.memory.memory_md import MemoryDoc, read_memory
-from ctx_tui.memory.session_store import SessionMemory, dump_session_memory, session_memory_path
+from ctx_tui.memory.session_store import SessionMemory, session_memory_path
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Entry
 from ctx_tui.window_model import WindowState
@@ -130,7 +130,10 @@ def _medium_term(project: Path, memory: SessionMemory) -> TierSummary:
     ]
     labels = [_label(kind, text) for kind, texts in groups for text in texts]
     path = session_memory_path(project, memory.session_id)
-    tokens = _tokens(dump_session_memory(memory)) if path.exists() else 0
+    try:
+        tokens = _tokens(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        tokens = 0
     return TierSummary("medium-term", str(path), len(labels), tokens, tuple(labels[:MAX_LABELS]))
 
 

@@ -130,7 +130,11 @@ def build_memory_view(
     def sync(memory: SessionMemory) -> None:
         added, duplicates = _store_extractions(memory, extractions)
         statuses = analyze(memory.items, entries, state.live, current, config)
-        new_refs = memory.add_references({s.item.id: list(s.referenced_rounds) for s in statuses})
+        # only rounds after the last one stored are new (older ones may have been trimmed)
+        latest = {i.id: max(i.referenced_rounds, default=0) for i in memory.items}
+        new_refs = memory.add_references(
+            {s.item.id: [r for r in s.referenced_rounds if r > latest.get(s.item.id, 0)] for s in statuses}
+        )
         decay_events = []
         for status in statuses if log_decay else ():
             if status.flagged and memory.decay_reported.get(status.item.id) != _decay_state(status):

@@ -1,0 +1,94 @@
+"""Memory-model timings: ``build_memory_view`` on a long synthetic session.
+
+Writes a generic chat transcript of ``--rounds`` rounds (a user prompt, an
+assistant reply, a tool call and a tool result per round, words drawn from a
+fixed vocabulary) and registers ``--items`` items, then prints:
+
+* the first view (key terms of every entry, extraction, references, decay);
+* the steady view with nothing new (what the dashboard pays per refresh);
+* the view after one appended round (the reference scan reads only the new
+  entries), median over ``--appends`` appends.
+
+Usage: ``python bench/bench_memory.py [--rounds 2500] [--items 40] [--appends 10]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from ctx_tui.config import Config
+from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.registry import register_item
+from ctx_tui.memory.view import build_memory_view, session_id_of
+from ctx_tui.window import Session
+
+VOCABULARY = (
+    "parser config session cache deploy database widget layout render token stream buffer handler request "
+    "response module function test build release schema migration index query router client server queue "
+    "worker retry timeout backoff metric logger trace span batch shard replica cluster node pod volume"
+).split()
+
+
+def _para(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(VOCABULARY) + (str(rng.randint(0, 500)) if rng.random() < 0.2 else "") for _ in range(words))
+
+
+def _round(rng: random.Random, r: int) -> list[dict[str, object]]:
+    return [
+        {"role": "user", "content": _para(rng, 40) + (" Never deploy on Fridays." if r % 50 == 1 else "")},
+        {"role": "assistant", "content": _para(rng, 200)},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": f"c{r}", "function": {"name": "bash", "arguments": json.dumps({"cmd": "ls"})}}]},
+        {"role": "tool", "content": _para(rng, 300), "tool_call_id": f"c{r}"},
+    ]
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=2500)
+    parser.add_argument("--items", type=int, default=40)
+    parser.add_argument("--appends", type=int, default=10)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    project = Path(tempfile.mkdtemp(prefix="ctx-bench-memory-"))
+    path = project / "session.jsonl"
+    with path.open("w") as fh:
+        for r in range(1, args.rounds + 1):
+            fh.writelines(json.dumps(row) + "\n" for row in _round(rng, r))
+    session = Session(path, Config())
+    session.poll()
+    sid = session_id_of(session)
+    for i in range(args.items):
+        register_item(project, sid, f"item{i}", ItemType.CONSTRAINT, _para(rng, 8), 1)
+    print(f"session: {args.rounds} rounds, {len(session.entries):,} entries, {path.stat().st_size / 1e6:.1f} MB, {args.items} registered items")
+    start = time.perf_counter()
+    view = build_memory_view(project, session, Config())
+    print(f"first view:  {_ms(start):8.0f} ms ({len(view.statuses)} items, {len(view.flagged)} flagged)")
+    steady = []
+    for _ in range(5):
+        start = time.perf_counter()
+        build_memory_view(project, session, Config())
+        steady.append(_ms(start))
+    print(f"steady view: {statistics.median(steady):8.0f} ms (median of 5)")
+    after = []
+    for k in range(args.appends):
+        with path.open("a") as fh:
+            fh.writelines(json.dumps(row) + "\n" for row in _round(rng, args.rounds + k + 1))
+        session.poll()
+        start = time.perf_counter()
+        build_memory_view(project, session, Config())
+        after.append(_ms(start))
+    print(f"after append: {statistics.median(after):7.0f} ms (median of {args.appends}), worst {max(after):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
