@@ -51,6 +51,7 @@ def test_register_refresh_then_prompt_delivers_once(project: Path) -> None:
         done = cli(project, "refresh", "--id", item, str(transcript))
         assert done.returncode == 0, done.stderr
     assert b"already queued" in done.stdout
+    assert b"to restate by hand, paste:\n[ctx-tui] Restatement" in done.stdout  # no hook installed here
 
     stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="go on")
     first = cli(project, "hook", "user-prompt-submit", stdin=stdin)
@@ -261,3 +262,11 @@ def test_a_closed_stdout_still_exits_0(project: Path) -> None:
     os.close(write_end)
     assert (done.returncode, done.stderr) == (0, b"")
     assert "BrokenPipeError" in (project / ".ctx" / "hook-errors.log").read_text()
+
+
+def test_a_cwd_that_is_not_a_folder_creates_nothing(project: Path, tmp_path: Path) -> None:
+    ghost = tmp_path / "no" / "such" / "project"
+    out = cli(project, "hook", "pre-compact", stdin=hook_stdin(ghost, "PreCompact", None, trigger="auto"))
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
+    assert not (tmp_path / "no").exists()
+    assert "cwd is not a folder" in (project / ".ctx" / "hook-errors.log").read_text()

@@ -62,6 +62,8 @@ def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
         raise HookInputError("stdin has no session_id")
     cwd_text = _opt_str(obj, "cwd")
     cwd = default_cwd if cwd_text is None else default_cwd / cwd_text  # an absolute cwd replaces the default
+    if not cwd.is_dir():  # never create a .ctx/ somewhere that is not a project
+        raise HookInputError(f"cwd is not a folder: {cwd}")
     transcript = _opt_str(obj, "transcript_path")
     return HookInput(
         session_id=session_id,

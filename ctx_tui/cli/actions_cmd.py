@@ -18,7 +18,7 @@ from pathlib import Path
 from ctx_tui.actions import promotions
 from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.actions.promotions import ApproveResult
-from ctx_tui.actions.restate import plain_line, refresh_item
+from ctx_tui.actions.restate import pending_restatements, plain_line, refresh_item, restatement_text
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.session_store import Promotion
@@ -48,7 +48,8 @@ def _run_refresh(args: argparse.Namespace) -> int:
         verb = "queued" if result.queued else "already queued"
         print(f"{verb} {plain_line(result.item_id, 80)} for restatement ({result.queue_length} waiting)")
     if not is_hook_installed(project):
-        print("note: the UserPromptSubmit hook is not installed; run `ctx-tui hook install` to deliver it")
+        print("the UserPromptSubmit hook is not installed (`ctx-tui hook install` wires it); to restate by hand, paste:")
+        print(restatement_text(pending_restatements(project, view.session_id)))
     return 0
 
 
