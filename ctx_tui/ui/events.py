@@ -10,6 +10,9 @@ from ctx_tui.ui.safe import clean, shorten
 
 Severity = Literal["information", "warning", "error"]
 
+#: Items named in one "decayed" notice; the rest are counted.
+MAX_LISTED = 3
+
 
 @dataclass(frozen=True, slots=True)
 class Notice:
@@ -38,9 +41,16 @@ def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
             Notice("Handoff threshold", f"Context at {new.state.usage_pct:.0f}% (threshold {threshold:.0f}%): press h to write a handoff.", "warning")
         )
     was_flagged = {s.id for s in prev.memory.statuses if s.flagged} if prev.memory else set()
-    for status in new.memory.statuses if new.memory else ():
-        if status.flagged and status.id not in was_flagged:
-            text = shorten(clean(status.content, one_line=True), 100)
-            what = "Item out of context" if status.out_of_context else "Item decayed"
-            out.append(Notice(what, f"{status.type.value}: {text} — {status.recommendation}", "warning"))
+    fresh = [s for s in (new.memory.statuses if new.memory else ()) if s.flagged and s.id not in was_flagged]
+    if fresh:
+        # One notice per batch, however many items faded at once.
+        lines = [
+            f"{s.type.value}: {shorten(clean(s.content, one_line=True), 80)} — "
+            f"{'out of context' if s.out_of_context else s.recommendation}"
+            for s in fresh[:MAX_LISTED]
+        ]
+        if len(fresh) > MAX_LISTED:
+            lines.append(f"… and {len(fresh) - MAX_LISTED} more in the decayed items panel")
+        title = "Item decayed" if len(fresh) == 1 else f"{len(fresh)} items decayed"
+        out.append(Notice(title, "\n".join(lines), "warning"))
     return out
