@@ -112,3 +112,16 @@ def test_bad_session_memory_file_exits_2(transcript: str, capsys: pytest.Capture
     path.write_text("items: {broken: [\n")
     code, _, err = _run(capsys, "detect-decay", transcript)
     assert code == 2 and "chat.yaml" in err and "invalid YAML" in err and "Traceback" not in err
+
+
+def test_register_and_dismiss_by_session_id_without_a_transcript(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(capsys, "register", "--session-id", "s-1", "--id", "g", "--type", "goal", "--content", "Ship it", "--json")
+    assert code == 0 and json.loads(out)["item"]["entered_round"] == 0
+    assert Path(".ctx/sessions/s-1.yaml").is_file()
+    code, out, _ = _run(capsys, "dismiss", "--session-id", "s-1", "--id", "g")
+    assert code == 0 and "dismissed registered goal g" in out
+    code, _, err = _run(capsys, "dismiss", "--session-id", "s-1", "--id", "zzz")
+    assert code == 2 and "no item 'zzz'" in err

@@ -19,7 +19,7 @@ from ctx_tui.cli.common import add_session_args, load_project_config, open_sessi
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.decay import ItemStatus, attention, in_danger_zone
-from ctx_tui.memory.items import parse_item_type
+from ctx_tui.memory.items import ItemType, parse_item_type
 from ctx_tui.memory.registry import dismiss_item, register_item
 from ctx_tui.memory.tiers import TierSummary
 from ctx_tui.memory.view import MemoryView, build_memory_view, session_id_of
@@ -91,12 +91,19 @@ def _run_detect_decay(args: argparse.Namespace) -> int:
 # -- register / dismiss --------------------------------------------------------
 
 
+def _session_id_and_round(args: argparse.Namespace) -> tuple[str, int]:
+    """``--session-id`` as given (round 0: not read), else the transcript's id and current round."""
+    if args.session_id:
+        return args.session_id, 0
+    session = open_session(args, load_project_config())
+    return session_id_of(session), session.state().rounds
+
+
 def _run_register(args: argparse.Namespace) -> int:
     item_type = parse_item_type(args.type)
     project = project_root()
-    session = open_session(args, load_project_config())
-    session_id = session_id_of(session)
-    item, created = register_item(project, session_id, args.id, item_type, args.content, session.state().rounds)
+    session_id, current_round = _session_id_and_round(args)
+    item, created = register_item(project, session_id, args.id, item_type, args.content, current_round)
     if args.json:
         print_json({"created": created, "session_id": session_id, "item": item.model_dump(mode="json")})
         return 0
@@ -110,8 +117,8 @@ def _run_register(args: argparse.Namespace) -> int:
 
 def _run_dismiss(args: argparse.Namespace) -> int:
     project = project_root()
-    session = open_session(args, load_project_config())
-    item = dismiss_item(project, session_id_of(session), args.id)
+    session_id, _ = _session_id_and_round(args)
+    item = dismiss_item(project, session_id, args.id)
     if args.json:
         print_json({"dismissed": item.model_dump(mode="json")})
     else:
@@ -282,14 +289,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("register", help="track a critical item (an existing id is updated)")
     add_session_args(p)
     p.add_argument("--id", required=True, help="the item's id (letters, digits, _ - . :)")
-    p.add_argument("--type", required=True, help="goal, constraint, user_preference, critical_info, decision, state, progress, finding, project_config, note")
+    p.add_argument("--type", required=True, help=", ".join(t.value for t in ItemType))
     p.add_argument("--content", required=True, help="what must not be forgotten")
+    p.add_argument("--session-id", help="the session's id (instead of reading its transcript)")
     _json_flag(p)
     p.set_defaults(func=_run_register)
 
     p = sub.add_parser("dismiss", help="stop tracking an item (an extracted one is not extracted again)")
     add_session_args(p)
     p.add_argument("--id", required=True)
+    p.add_argument("--session-id", help="the session's id (instead of reading its transcript)")
     _json_flag(p)
     p.set_defaults(func=_run_dismiss)
 
