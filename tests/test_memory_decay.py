@@ -16,7 +16,7 @@ import pytest
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import ATTENTION_FLOOR, analyze, attention, risk_score, threshold_for
 from ctx_tui.memory.items import Importance, TrackedItem
-from ctx_tui.memory.references import key_terms, refers_to, stem
+from ctx_tui.memory.references import ItemMatcher, key_terms, stem
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
 from ctx_tui.window_model import WindowEntry
@@ -211,10 +211,13 @@ def test_key_terms_and_paraphrase() -> None:
     assert stem("deployment") == stem("deploying") == stem("deployed") == stem("deploys") == "deploy"
     terms = key_terms("Edit src/app/config_loader.py and call loadConfig()")
     assert {"=src/app/config_loader.py", "=config_loader.py", "=loadconfig", "load", "config"} <= terms
-    item = key_terms("Use Feishu for build notifications")
-    assert refers_to(item, "the notification for the build went to feishu", 0.5)
-    assert not refers_to(item, "the build is green", 0.5)  # one shared word is not a reference
-    assert not refers_to(frozenset(), "anything", 0.5)
+    item = ItemMatcher(key_terms("Use Feishu for build notifications"), 0.5)
+    assert item.matches(key_terms("the notification for the build went to feishu"))
+    assert not item.matches(key_terms("the build is green"))  # one shared word is not a reference
+    assert not ItemMatcher(frozenset(), 0.5).matches(key_terms("anything"))
+    long_item = ItemMatcher(key_terms("Deploy the billing service with blue green rollout on Kubernetes"), 0.5)
+    assert not long_item.matches(key_terms("the billing page"))  # too small a share
+    assert long_item.matches(key_terms("blue/green rollout of the billing service done on kubernetes"))
 
 
 def test_attention_curve_and_risk() -> None:

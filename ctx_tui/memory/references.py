@@ -156,11 +156,6 @@ class ItemMatcher:
         return sum(_weight(t) for t in common) / self.total >= self.threshold
 
 
-def refers_to(item_terms: frozenset[str], text: str, threshold: float) -> bool:
-    """True when ``text`` mentions the item whose key terms are ``item_terms``."""
-    return ItemMatcher(item_terms, threshold).matches(key_terms(text))
-
-
 def mentions(entry: Entry) -> bool:
     """Whether ``entry`` is a place where the model or the user can mention an item."""
     return entry.kind in MENTION_KINDS and not entry.is_sidechain and getattr(entry, "in_context", True)

@@ -26,7 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import ItemType, TrackedItem, normalise_content, now_iso
+from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
 
@@ -116,14 +116,6 @@ class SessionMemory(_Model):
     def active_items(self) -> list[TrackedItem]:
         """Items not dismissed, in the order they were added."""
         return [item for item in self.items if not item.dismissed]
-
-    def find_same_content(self, item_type: ItemType, content: str) -> TrackedItem | None:
-        """An item of this type whose normalised content equals ``content``'s."""
-        key = normalise_content(content)
-        return next(
-            (i for i in self.items if i.type == item_type and normalise_content(i.content) == key),
-            None,
-        )
 
     def upsert_item(self, item: TrackedItem) -> bool:
         """Add ``item`` or replace the item with its id; mirror it into its structured list.
