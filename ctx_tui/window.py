@@ -26,6 +26,7 @@ original length). The rest of the session keeps its estimates.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 
 from ctx_tui.config import Config
@@ -90,21 +91,22 @@ def count_entry(entry: Entry, model: str | None) -> int:
 
 
 def calibrate(entries: list[Entry], raw: list[int], total: int) -> list[WindowEntry]:
-    """Scale ``raw`` token counts so they sum to ``total``; offsets and positions follow."""
-    raw_sum = sum(raw)
-    out: list[WindowEntry] = []
+    """Scale ``raw`` token counts so they sum to ``total``; offsets and positions follow.
+
+    Offsets are the rounded scaled running sums, so sizes add up to ``total``
+    exactly. Runs on every state (once per live entry): kept lean.
+    """
     if not entries:
-        return out
+        return []
+    raw_sum = sum(raw)
     scale = total / raw_sum if raw_sum else 0.0
-    cum_raw = 0
+    inverse = 1.0 / total if total else 0.0
+    out: list[WindowEntry] = []
+    append = out.append
     offset = 0
-    for entry, n in zip(entries, raw):
-        cum_raw += n
-        end = round(cum_raw * scale) if raw_sum else 0
-        tokens = end - offset
-        mid = offset + tokens / 2
-        position = mid / total if total else 0.0
-        out.append(WindowEntry(entry=entry, offset=offset, tokens=tokens, position=min(1.0, max(0.0, position))))
+    for entry, running in zip(entries, accumulate(raw)):
+        end = round(running * scale)
+        append(WindowEntry(entry, offset, end - offset, (offset + end) * 0.5 * inverse))
         offset = end
     return out
 
@@ -122,6 +124,11 @@ class Session:
         self.config = config or Config()
         self._reader = TranscriptReader(self.path)
         self._version = 0  # bumped on every change (lets callers cache by it)
+        # The live window, extended as entries arrive (rebuilt on a compaction or reset).
+        self._live_of: tuple[Transcript, int] | None = None
+        self._live: list[Entry] = []
+        self._live_raw: list[int] = []
+        self._live_scanned = 0
 
     @property
     def entries(self) -> list[Entry]:
@@ -174,6 +181,20 @@ class Session:
         t = self._reader.transcript
         return [e for e in t.entries[t.live_start :] if e.in_context]
 
+    def _live_window(self) -> tuple[list[Entry], list[int]]:
+        """The live entries and their token counts, tokenizing only entries not seen before."""
+        t = self._reader.transcript
+        if self._live_of is None or self._live_of[0] is not t or self._live_of[1] != t.live_start:
+            self._live_of = (t, t.live_start)
+            self._live, self._live_raw, self._live_scanned = [], [], t.live_start
+        model = t.meta.model
+        for entry in t.entries[self._live_scanned :]:
+            if entry.in_context:
+                self._live.append(entry)
+                self._live_raw.append(count_entry(entry, model))
+        self._live_scanned = len(t.entries)
+        return self._live, self._live_raw
+
     def state(self, positions: bool = True) -> WindowState:
         """A snapshot of the context window (cheap: the live window is counted once).
 
@@ -184,8 +205,7 @@ class Session:
         meta = t.meta
         if not positions and t.last_usage is not None:
             return self._state(t.last_usage.context_tokens, "reported", [], [], token_source(meta.model, load=False))
-        live = self.live_entries()
-        raw = [count_entry(e, meta.model) for e in live]
+        live, raw = self._live_window()
         if t.last_usage is not None:
             context_tokens = t.last_usage.context_tokens
             source = "reported"
