@@ -122,21 +122,23 @@ def compress_text(
 
     make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original))
     with_header = budget >= _MIN_HEADER_BUDGET
-    room = budget - (count_tokens(header(strategy, original, len(facts), len(facts))) + 2 if with_header else 0)
-    room -= room // 50  # the estimate-based choice lands within ~2%: aim under so one pass usually fits
-    out, body, length = "", "", 0
+    # Fit with the header at its longest (kept = total); the real header is never longer.
+    widest = header(strategy, original, len(facts), len(facts))
+    room = budget - (count_tokens(widest) + 2 if with_header else 0)
+    room -= room // 25  # the estimate-based choice lands within a few %: aim under so one pass usually fits
+    body = ""
     for _ in range(_FIT_ATTEMPTS):
         body = make_body(max(room, 0)) if room > 0 else ""
-        retention = measure_retention(facts, body)
-        out = f"{header(strategy, original, len(retention.kept), len(facts))}\n\n{body}" if with_header else body
-        length = count_tokens(out)
+        length = count_tokens(f"{widest}\n\n{body}" if with_header else body)
         if length <= budget:
             break
-        room -= max(length - budget, room // 20, 1)
+        # the estimate ran over: shrink in proportion to the overshoot, by 1% at least
+        room = min(room - max(room // 100, 1), int(room * budget / length))
     else:
-        body, out = "", ""
-        retention = measure_retention(facts, body)
-        length = 0
+        body = ""
+    retention = measure_retention(facts, body)
+    out = f"{header(strategy, original, len(retention.kept), len(facts))}\n\n{body}" if with_header and body else body
+    length = count_tokens(out)
     named_only = 0
     if REFERENCED_PREFIX in body:
         without = measure_retention(retention.kept, body[: body.rindex(REFERENCED_PREFIX)])

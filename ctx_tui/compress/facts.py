@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
@@ -172,29 +173,35 @@ def _prose_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
     _chunk_facts(text, out)
 
 
+@lru_cache(maxsize=1 << 16)
+def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, bool], ...]:
+    """(kind, value, at the chunk's start) of the token facts in one chunk (cached: chunks repeat a lot)."""
+    out: list[tuple[str, str, bool]] = []
+    for m in _TOKEN_RE.finditer(chunk):
+        kind = m.lastgroup or ""
+        value = m.group(0)
+        if kind == "url":
+            value = value.rstrip(".,;:")
+        elif kind == "path":
+            value = value.rstrip(".")
+            if "/" in value and not re.search(r"[A-Za-z]", value):
+                continue  # 1/2, 10/20: a ratio, not a path
+        elif kind == "dotted" and min(len(p) for p in value.removesuffix("()").split(".")) < 2:
+            continue  # e.g, i.e, a.b: prose abbreviations
+        elif kind in ("dotted", "call", "snake", "camel"):
+            kind = "identifier"
+        out.append((kind, value, m.start() == 0))
+    return tuple(out)
+
+
 def _chunk_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
     for cm in _CHUNK_RE.finditer(text):
-        chunk = cm.group(0)
-        for m in _TOKEN_RE.finditer(chunk):
-            kind = m.lastgroup
-            value = m.group(0)
-            if kind == "url":
-                _add(out, "url", value.rstrip(".,;:"))
-            elif kind == "path":
-                value = value.rstrip(".")
-                if "/" in value and not re.search(r"[A-Za-z]", value):
-                    continue  # 1/2, 10/20: a ratio, not a path
-                _add(out, "path", value)
-            elif kind == "error":
-                _add(out, "error", value)
-            elif kind == "number":
-                before = text[max(0, cm.start() - 24) : cm.start()].split() if m.start() == 0 else []
-                label = f"{before[-1]} {value}" if before and before[-1].isalpha() else value
-                _add(out, "number", value, label)
-            elif kind == "dotted" and min(len(p) for p in value.removesuffix("()").split(".")) < 2:
-                continue  # e.g, i.e, a.b: prose abbreviations
-            else:
-                _add(out, "identifier", value)
+        for kind, value, at_start in _chunk_tokens(cm.group(0)):
+            label = None
+            if kind == "number" and at_start:
+                before = text[max(0, cm.start() - 24) : cm.start()].split()
+                label = f"{before[-1]} {value}" if before and before[-1].isalpha() else None
+            _add(out, kind, value, label)  # type: ignore[arg-type]
 
 
 def states_decision(sentence: str) -> bool:

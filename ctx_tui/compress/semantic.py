@@ -27,6 +27,8 @@ from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listi
 
 CENTROID_TERMS = 40
 GAP = "[…]"
+#: What a unit may cost on top of its text: the gap marker and blank lines around it.
+GAP_TOKENS = 3
 
 
 def _units(text: str, tok: TokenEstimate) -> list[tuple[int, str, str]]:
@@ -80,7 +82,7 @@ def plan_semantic(
         base = relevance[k] + 0.6 * centrality[k] + 0.1 * k / total
         if states_decision(unit):
             base += 1.0
-        candidates.append(Candidate(k, unit, base, tok(unit) + JOIN_TOKENS, ids, "unit"))
+        candidates.append(Candidate(k, unit, base, tok(unit) + JOIN_TOKENS + GAP_TOKENS, ids, "unit"))
     heading_cost = sum(tok(h) + 1 for h in {u[2] for u in units if u[2]})
     return lambda budget: _render(units, candidates, facts, budget, heading_cost, tok)
 

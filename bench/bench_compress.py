@@ -1,0 +1,134 @@
+"""Benchmark: compression, retention, retrieval and the ``ctx-tui api`` actions on real transcripts.
+
+Run from the project root: ``python bench/bench_compress.py [TRANSCRIPT ...]``
+(default: the shared fixtures in ../shared/fixtures/transcripts). Prints:
+
+1. ``api`` actions at maxLength 8192: the in-process ``metadata.duration``
+   (median / max of 5 runs; target < 200 ms), the CPU time of the call (what
+   the duration would be on an idle machine) and the wall-clock time of one
+   ``python -m ctx_tui api`` process (start-up and imports included);
+2. retention at 2x (ratio 0.5) and 4x (ratio 0.25) compression of each live
+   window, per strategy, with how many kept facts are only named in the
+   "Also referenced" line;
+3. retrieval: the hand-written BM25 against bm25s (cold import in a fresh
+   process, index and query time) on the same documents.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ctx_tui.api import handle  # noqa: E402
+from ctx_tui.compress import compress_text  # noqa: E402
+from ctx_tui.compress.scoring import BM25, terms  # noqa: E402
+from ctx_tui.compress.window import window_text  # noqa: E402
+from ctx_tui.config import Config  # noqa: E402
+from ctx_tui.retrieve import build_index  # noqa: E402
+from ctx_tui.tokens import count_tokens  # noqa: E402
+from ctx_tui.window import Session  # noqa: E402
+
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
+DEFAULT = [
+    FIXTURES / "claude/codemie-code__session-624a4a58.jsonl",
+    FIXTURES / "codex/codemie-code__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+    FIXTURES / "claude/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
+]
+RUNS = 5
+
+
+def _wall(request: dict, cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ctx_tui", "api"], input=json.dumps(request), text=True,
+                   capture_output=True, cwd=cwd, check=True)
+    return (time.perf_counter() - started) * 1000
+
+
+def bench_api(path: Path) -> None:
+    print(f"\n== api actions, maxLength 8192: {path.name}")
+    count_tokens("warm")
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        collected = handle({"action": "collect", "options": {"transcript": str(path)}}, project)["context"]
+        print(f"   collected window: {count_tokens(collected):,} tokens")
+        requests = {
+            "collect": {"action": "collect", "options": {"transcript": str(path), "maxLength": 8192}},
+            "compress": {"action": "compress", "context": collected, "options": {"maxLength": 8192}},
+            "inject": {"action": "inject", "context": collected, "options": {"maxLength": 8192}},
+            "clear": {"action": "clear", "options": {"sessionId": "bench"}},
+        }
+        for name, request in requests.items():
+            durations, cpu = [], []
+            for _ in range(RUNS):
+                started = time.process_time()
+                out = handle(request, project)
+                cpu.append((time.process_time() - started) * 1000)
+                assert out["success"], out
+                durations.append(out["metadata"]["duration"])
+            wall = _wall(request, project)
+            print(f"   {name:8} duration median {statistics.median(durations):6.1f} ms, max {max(durations):6.1f} ms"
+                  f" (CPU {statistics.median(cpu):5.1f} ms) | one process, wall clock {wall:6.0f} ms")
+
+
+def bench_retention(path: Path) -> None:
+    session = Session(path)
+    session.poll()
+    text = window_text(session)
+    print(f"\n== retention: {path.name} ({count_tokens(text):,} tokens in the live window)")
+    for strategy in ("summary", "semantic", "truncate"):
+        for label, ratio in (("2x", 0.5), ("4x", 0.25)):
+            r = compress_text(text, strategy, target_ratio=ratio)
+            m = r.metadata()
+            print(f"   {strategy:8} {label}: {m['compressedLength']:6,} tokens, retention {m['retentionRate']:.3f}"
+                  f" ({m['factsKept']}/{m['factsTotal']}, {m['factsNamedOnly']} only named), {m['duration']:.0f} ms")
+
+
+def bench_bm25(path: Path) -> None:
+    session = Session(path)
+    session.poll()
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = [terms(d.text) for d in build_index(Path(tmp), Config(), session).docs]
+    query = terms("conversation sync session id error")
+    print(f"\n== retrieval over {len(docs):,} documents of {path.name}")
+    started = time.perf_counter()
+    bm25 = BM25(docs)
+    indexed = time.perf_counter()
+    bm25.scores(query)
+    done = time.perf_counter()
+    print(f"   hand-written BM25: index {(indexed - started) * 1000:.1f} ms, query {(done - indexed) * 1000:.2f} ms, no import cost")
+    code = (
+        "import time, json, sys; t=time.perf_counter(); import bm25s; t1=time.perf_counter();"
+        "docs=json.loads(sys.stdin.read()); r=bm25s.BM25(); r.index(docs[0], show_progress=False); t2=time.perf_counter();"
+        "r.retrieve([docs[1]], k=5, show_progress=False); t3=time.perf_counter();"
+        "print(f'{(t1-t)*1e3:.1f} {(t2-t1)*1e3:.1f} {(t3-t2)*1e3:.2f}')"
+    )
+    try:
+        out = subprocess.run([sys.executable, "-c", code], input=json.dumps([[d or ["empty"] for d in docs], query]),
+                             text=True, capture_output=True, check=True).stdout.split()
+        print(f"   bm25s: cold import {out[0]} ms, index {out[1]} ms, query {out[2]} ms")
+    except (subprocess.CalledProcessError, IndexError) as exc:
+        print(f"   bm25s: not measured ({exc})")
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(a) for a in argv] or [p for p in DEFAULT if p.is_file()]
+    if not paths:
+        print("no transcripts: pass paths or provide ../shared/fixtures/transcripts")
+        return 1
+    bench_api(paths[0])
+    for path in paths:
+        bench_retention(path)
+    bench_bm25(paths[0])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
