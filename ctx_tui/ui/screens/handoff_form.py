@@ -285,6 +285,8 @@ class HandoffFormScreen(ModalScreen[Path | None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="ctx.handoff.save"),
         Binding("escape", "close", "Close", id="ctx.handoff.close"),
+        # the dashboard's q (quit) must not drop an edited draft: it closes the form, asking first
+        Binding("q", "close", "Close", show=False, id="ctx.handoff.quit"),
     ]
 
     def __init__(self, transcript: Path, project: Path, config: Config, *, start: StartingDraft | None = None) -> None:
