@@ -63,13 +63,11 @@ def bound_tool_input(data: dict[str, Any]) -> dict[str, Any]:
     return {k: _bound_value(v) for k, v in data.items()}
 
 
-def tool_call_text(name: str, data: dict[str, Any]) -> str:
-    """The text of a tool call entry: ``name {compact JSON input}``."""
+def _json_text(data: dict[str, Any]) -> str:
     try:
-        body = orjson.dumps(data).decode()
+        return orjson.dumps(data).decode()
     except TypeError:
-        body = str(data)
-    return f"{name} {body}"
+        return str(data)
 
 
 class Transcript:
@@ -131,6 +129,16 @@ class Transcript:
         )
         self.entries.append(entry)
         return entry
+
+    def add_tool_call(self, name: str, data: dict[str, Any], *, json_text: str | None = None, **fields: Any) -> Entry:
+        """A TOOL_CALL entry: text ``name {input JSON}`` (``json_text`` if the row has it).
+
+        The input is bounded (:func:`bound_tool_input`) only when its JSON is
+        longer than ``TOOL_INPUT_CHARS``: a shorter JSON has no longer string.
+        """
+        body = _json_text(data) if json_text is None else json_text
+        tool_input = data if len(body) <= TOOL_INPUT_CHARS else bound_tool_input(data)
+        return self.add(Kind.TOOL_CALL, "assistant", f"{name} {body}", tool_name=name, tool_input=tool_input, **fields)
 
     def start_round(self) -> None:
         """A real user message follows: it opens the next round."""

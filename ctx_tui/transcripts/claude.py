@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ctx_tui.transcripts.builder import Transcript, bound_tool_input, tool_call_text
+from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Cheap byte tests for rows skipped without parsing.
@@ -229,16 +229,8 @@ class ClaudeReader:
         if btype in ("tool_use", "server_tool_use"):
             name = str(block.get("name") or "")
             raw = block.get("input")
-            data = bound_tool_input(raw) if isinstance(raw, dict) else {"raw": str(raw)}
-            return self.t.add(
-                Kind.TOOL_CALL,
-                "assistant",
-                tool_call_text(name, raw if isinstance(raw, dict) else data),
-                tool_name=name,
-                tool_input=data,
-                tool_use_id=block.get("id"),
-                **common,
-            )
+            data = raw if isinstance(raw, dict) else {"raw": str(raw)}
+            return self.t.add_tool_call(name, data, tool_use_id=block.get("id"), **common)
         return None
 
     def _usage(self, raw: Any, message_id: str | None) -> Usage | None:

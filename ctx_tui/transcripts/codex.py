@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.transcripts.builder import Transcript, bound_tool_input, tool_call_text
+from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
@@ -195,6 +195,7 @@ class CodexReader:
     def _tool_call(self, p: dict[str, Any], ts: str | None) -> None:
         ptype = p["type"]
         call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
+        json_text = None
         if ptype == "function_call":
             name = str(p.get("name") or "")
             raw = p.get("arguments")
@@ -202,7 +203,9 @@ class CodexReader:
                 data = orjson.loads(raw) if isinstance(raw, str) else raw
             except orjson.JSONDecodeError:
                 data = None
-            if not isinstance(data, dict):
+            if isinstance(data, dict):
+                json_text = raw if isinstance(raw, str) else None
+            else:
                 data = {"raw": raw if isinstance(raw, str) else str(raw)}
         elif ptype == "custom_tool_call":
             name = str(p.get("name") or "")
@@ -213,16 +216,8 @@ class CodexReader:
         else:
             name = "web_search"
             data = p.get("action") if isinstance(p.get("action"), dict) else {}
-        self._add(
-            Kind.TOOL_CALL,
-            "assistant",
-            tool_call_text(name, data),
-            ts,
-            uuid=call_id,
-            tool_name=name,
-            tool_input=bound_tool_input(data),
-            tool_use_id=call_id,
-        )
+        self._compaction_open = False
+        self.t.add_tool_call(name, data, json_text=json_text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 
     def _user_item(self, text: str, ts: str | None) -> None:
         if text.lstrip().startswith(_WRAPPER_PREFIXES):

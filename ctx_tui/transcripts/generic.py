@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.transcripts.builder import Transcript, bound_tool_input, tool_call_text
+from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.model import Kind
 
 
@@ -93,12 +93,4 @@ class GenericReader:
         if not isinstance(data, dict):
             data = {"raw": raw if isinstance(raw, str) else str(raw)}
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
-        self.t.add(
-            Kind.TOOL_CALL,
-            "assistant",
-            tool_call_text(name, data),
-            timestamp=ts,
-            tool_name=name,
-            tool_input=bound_tool_input(data),
-            tool_use_id=call_id,
-        )
+        self.t.add_tool_call(name, data, timestamp=ts, tool_use_id=call_id)
