@@ -73,6 +73,8 @@ def test_missing_file_is_one_clear_line(capsys: pytest.CaptureFixture[str], tmp_
 def test_folder_and_unreadable_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["stats", str(tmp_path)]) == 2
     assert "folder" in capsys.readouterr().err
+    assert main(["stats", "/dev/null"]) == 2
+    assert "not a regular file" in capsys.readouterr().err
     locked = tmp_path / "locked.jsonl"
     locked.write_text("{}\n")
     locked.chmod(0)

@@ -53,6 +53,8 @@ def session_path(args: argparse.Namespace) -> Path:
         raise CtxError(f"{path}: no such file")
     if path.is_dir():
         raise CtxError(f"{path}: is a folder, not a transcript file")
+    if not path.is_file():
+        raise CtxError(f"{path}: not a regular file")
     if not os.access(path, os.R_OK):
         raise CtxError(f"{path}: not readable (permission denied)")
     return path
