@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
-from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, states_decision
+from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, fragment_facts, states_decision
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
-from ctx_tui.compress.window_text import parse_sections
+from ctx_tui.compress.window_text import fence, parse_sections
 
 SECTIONS = (
     ("tracked", "Tracked items"),
@@ -41,6 +41,10 @@ SECTIONS = (
 #: A code block up to this many tokens is kept whole instead of described.
 SMALL_CODE_TOKENS = 48
 SMALL_JSON_TOKENS = 64
+#: A code block or tool output up to this many tokens may replace its bullet when budget is left.
+WHOLE_BLOCK_TOKENS = 600
+#: Base score of such a whole block: after every bullet (it only fills what is left).
+WHOLE_BASE = 0.2
 OUTCOME_CHARS = 160
 
 _ERROR_LINE_RE = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault))\b[:\s]?(.*)")
@@ -125,22 +129,34 @@ class _Builder:
         self.tok = tok
         self.candidates: list[Candidate] = []
         self._seen: set[str] = set()
+        #: id of a whole-block candidate -> the bullet it replaces when chosen
+        self.upgrades: dict[int, Candidate] = {}
 
     def fact_ids(self, text: str) -> frozenset[int]:
         return frozenset(
             i for f in fragment_facts(text) if (i := self.index.get((f.kind, f.value))) is not None
         )
 
-    def add(self, order: int, text: str, base: float, section: str, must: bool = False, carries: str | None = None) -> None:
+    def add(
+        self, order: int, text: str, base: float, section: str, must: bool = False, carries: str | None = None
+    ) -> Candidate | None:
         """Add a bullet unless the same text is already one (a repeated line is said once)."""
         key = " ".join(text.split()).casefold()
         if key in self._seen:
-            return
+            return None
         self._seen.add(key)
-        self.candidates.append(
-            Candidate(order, text, base, self.tok(text) + JOIN_TOKENS,
-                      self.fact_ids(carries if carries is not None else text), section, must)
-        )
+        cand = Candidate(order, text, base, self.tok(text) + JOIN_TOKENS,
+                         self.fact_ids(carries if carries is not None else text), section, must)
+        self.candidates.append(cand)
+        return cand
+
+    def upgrade(self, short: Candidate | None, order: int, text: str, base: float) -> None:
+        """Offer ``text`` (a whole block) in place of the bullet ``short``, for budget left over."""
+        if short is None or self.tok(text) > WHOLE_BLOCK_TOKENS:
+            return
+        whole = self.add(order, text, base, short.section)
+        if whole is not None:
+            self.upgrades[id(whole)] = short
 
 
 def _resolution(pieces: list[_Piece], start: int) -> str:
@@ -242,8 +258,10 @@ def plan_summary(
                 if command:
                     build.add(order, f"- {label} → failed", 0.6 + 0.2 * recency, "tools", carries=f"$ {command}")
             elif command:
-                build.add(order, f"- {label} → {outcome(body)}", 0.6 + 0.2 * recency, "tools",
-                          carries=f"$ {command}\n{outcome(body)}")
+                short = build.add(order, f"- {label} → {outcome(body)}", 0.6 + 0.2 * recency, "tools",
+                                  carries=f"$ {command}\n{outcome(body)}")
+                if body.strip():
+                    build.upgrade(short, order, f"- {label} →\n\n{fence(body)}", WHOLE_BASE + 0.2 * recency)
             continue
         if block.kind == "code":
             body = _fence_body(block)
@@ -252,8 +270,8 @@ def plan_summary(
                 build.add(order, block.rendered(), 0.7 + 0.2 * recency, "code")
             else:
                 hint = next((f.value for f in extract_facts(body[:400]) if f.kind == "path"), "")
-                bullet = _code_bullet(block, hint)
-                build.add(order, bullet, 0.7 + 0.2 * recency, "code")
+                short = build.add(order, _code_bullet(block, hint), 0.7 + 0.2 * recency, "code")
+                build.upgrade(short, order, block.rendered(), WHOLE_BASE + 0.2 * recency)
             if block.lang.lower() in ("bash", "sh", "shell", "console", "zsh") and not small:
                 for line in body.splitlines():
                     if line.strip() and not line.strip().startswith("#"):
@@ -275,14 +293,16 @@ def plan_summary(
             clean = _LIST_MARK_RE.sub("", sentence).strip()
             if not clean or " ".join(clean.lower().split()) in item_texts:
                 continue
-            if block.kind != "heading" and states_decision(clean):
+            # an assistant's "always"/"never" is mostly prose; its decisions count
+            rule = states_decision(clean) and (piece.role != "assistant" or DECISION_RE.search(clean))
+            if block.kind != "heading" and rule:
                 build.add(order, f"- {prefix}{clean}", 2.5 + 0.2 * recency, "decisions", must=True)
                 continue
             first_of_request = piece.role == "user" and k == 0
             build.add(order, f"- {prefix}{clean}", 0.5 + 0.2 * recency + (0.5 if first_of_request else 0.0),
                       "conversation")
 
-    return lambda budget: _render(build.candidates, facts, budget, tok)
+    return lambda budget: _render(build.candidates, build.upgrades, facts, budget, tok)
 
 
 def _join_bullets(texts: Iterable[str]) -> str:
@@ -298,18 +318,27 @@ def _join_bullets(texts: Iterable[str]) -> str:
     return out
 
 
-def _render(candidates: list[Candidate], facts: Sequence[Fact], budget: int, tok: TokenEstimate) -> str:
+def _render(
+    candidates: list[Candidate], upgrades: dict[int, Candidate], facts: Sequence[Fact], budget: int, tok: TokenEstimate
+) -> str:
     titles = dict(SECTIONS)
     overhead = sum(tok(f"{t}:") + 2 for t in titles.values())
-    chosen, covered = select(candidates, max(0, budget - overhead), fill=False, costs=listing_costs(facts, tok))
+    costs = listing_costs(facts, tok)
+    chosen, covered = select(candidates, max(0, budget - overhead), fill=False, costs=costs)
     used = sum(c.tokens for c in chosen) + overhead
     missing = [i for i in range(len(facts)) if i not in covered]
-    also = referenced_line(facts, missing, budget - used - 2, tok) if missing else ""
+    line_budget = budget - used - 2
+    also = referenced_line(facts, missing, line_budget, tok) if missing else ""
     used += tok(also) + 2 if also else 0
     chosen_ids = {id(c) for c in chosen}
-    rest = [c for c in candidates if id(c) not in chosen_ids]
-    extra, _ = select(rest, max(0, budget - used), fill=True)
+    extra, _ = select([c for c in candidates if id(c) not in chosen_ids], max(0, budget - used), fill=True)
     chosen += extra
+    replaced = {id(upgrades[id(c)]) for c in chosen if id(c) in upgrades}
+    chosen = [c for c in chosen if id(c) not in replaced]
+    if extra and also:  # whole blocks added last may carry facts the line names: name only the rest
+        covered = {f for c in chosen for f in c.facts}
+        missing = [i for i in range(len(facts)) if i not in covered]
+        also = referenced_line(facts, missing, line_budget, tok) if missing else ""
 
     out: list[str] = []
     for key, title in SECTIONS:
