@@ -270,3 +270,18 @@ def test_a_cwd_that_is_not_a_folder_creates_nothing(project: Path, tmp_path: Pat
     assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
     assert not (tmp_path / "no").exists()
     assert "cwd is not a folder" in (project / ".ctx" / "hook-errors.log").read_text()
+
+
+def test_a_deferred_summary_reads_the_transcript_as_it_was_when_the_hook_fired(project: Path) -> None:
+    transcript = write_transcript(project, PROMPTS)
+    size = transcript.stat().st_size
+    with transcript.open("a") as fh:  # the compaction lands while the deferred job starts
+        fh.write(json.dumps({"type": "system", "subtype": "compact_boundary", "uuid": "b1", "sessionId": SESSION_ID,
+                             "compactMetadata": {"trigger": "auto", "preTokens": 4400}}) + "\n")
+        fh.write(json.dumps({"type": "user", "uuid": "s1", "sessionId": SESSION_ID, "isCompactSummary": True,
+                             "message": {"role": "user", "content": "Summary: short."}}) + "\n")
+    config = hooks.Config()
+    before = hooks.save_window_summary(project, SESSION_ID, transcript, config, limit_bytes=size)
+    after = hooks.save_window_summary(project, SESSION_ID, transcript, config)
+    assert before is not None and before.figures["originalLength"] > 200  # the whole pre-compaction window
+    assert after is None or after.figures["originalLength"] < 20  # read to the end: only the compaction summary

@@ -18,10 +18,11 @@ that way is delivered on the following prompt).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,7 +94,7 @@ def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        cwd=hook.cwd if hook.cwd.is_dir() else None,
+        cwd=hook.cwd,
         start_new_session=True,
         close_fds=True,
     )
@@ -102,32 +103,33 @@ def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
     proc.stdin.close()
 
 
-def _open_session(path: Path, config: Config, limit_bytes: int | None) -> tuple["Session", Path | None]:
+@contextmanager
+def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator[Session]:
     """The session as it was when the hook fired: only its first ``limit_bytes`` are read.
 
     The agent appends to the transcript (a compaction boundary, say) while a
-    deferred job runs, so the job reads a copy of the prefix. Returns the
-    session and the temporary folder to remove afterwards.
+    deferred job runs, so the job reads a temporary copy of that prefix.
     """
     from ctx_tui.window import Session  # see _heavy_imports_note
 
     if limit_bytes is None or path.stat().st_size <= limit_bytes:
         session = Session(path, config)
         session.poll()
-        return session, None
-    folder = Path(tempfile.mkdtemp(prefix="ctx-tui-hook-"))
-    copy = folder / path.name
-    with path.open("rb") as src, copy.open("wb") as dst:
-        remaining = limit_bytes
-        while remaining > 0:
-            chunk = src.read(min(remaining, 1 << 20))
-            if not chunk:
-                break
-            dst.write(chunk)
-            remaining -= len(chunk)
-    session = Session(copy, config)
-    session.poll()
-    return session, folder
+        yield session
+        return
+    with tempfile.TemporaryDirectory(prefix="ctx-tui-hook-") as folder:
+        copy = Path(folder) / path.name
+        with path.open("rb") as src, copy.open("wb") as dst:
+            remaining = limit_bytes
+            while remaining > 0:
+                chunk = src.read(min(remaining, 1 << 20))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                remaining -= len(chunk)
+        session = Session(copy, config)
+        session.poll()
+        yield session
 
 
 # -- UserPromptSubmit -------------------------------------------------------
@@ -143,12 +145,8 @@ def auto_refresh(
     """
     from ctx_tui.memory.view import build_memory_view  # see _heavy_imports_note
 
-    session, folder = _open_session(transcript, config, limit_bytes)
-    try:
+    with _session_at(transcript, config, limit_bytes) as session:
         view = build_memory_view(project, session, config)
-    finally:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
     waiting = {q.id for q in pending_restatements(project, session_id)}
     queued: list[str] = []
     for status in view.flagged:
@@ -240,13 +238,9 @@ def save_window_summary(
     from ctx_tui.compress import compress_window  # see _heavy_imports_note
     from ctx_tui.memory.view import build_memory_view
 
-    session, folder = _open_session(transcript, config, limit_bytes)
-    try:
+    with _session_at(transcript, config, limit_bytes) as session:
         build_memory_view(project, session, config)
         result = compress_window(session, config, project=project)
-    finally:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
     if not result.text.strip():
         return None
     figures: dict[str, float | int | str] = {**result.metadata(), "savedBy": "pre-compact"}
