@@ -226,3 +226,14 @@ def test_twenty_concurrent_approve_and_sync_processes(project: Path) -> None:
     assert all(p.status == "approved" for p in load_session_memory(project, SESSION_ID).promotions)
     # the user's text is intact
     assert "Some intro the user wrote.   \n" in _memory(project) and "  with a continuation" in _memory(project)
+
+
+def test_an_extracted_item_can_be_promoted_from_the_transcript(project: Path) -> None:
+    transcript = write_transcript(project, ["Build the exporter. Always run the linter before committing."])
+    pending = json.loads(cli(project, "pending", "--json", str(transcript)).stdout)
+    assert pending == []  # auto_promote is off
+    items = load_session_memory(project, SESSION_ID).active_items()
+    extracted = [i for i in items if i.source == "extracted" and "linter" in i.content]
+    assert extracted, items
+    done = cli(project, "promote", "--id", extracted[0].id, str(transcript))
+    assert done.returncode == 0 and b"proposed" in done.stdout

@@ -22,23 +22,30 @@ from ctx_tui.actions.restate import pending_restatements, plain_line, refresh_it
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.session_store import Promotion
-from ctx_tui.memory.view import build_memory_view, session_id_of
+from ctx_tui.memory.view import build_memory_view
 from ctx_tui.transcripts.discover import CLAUDE, CODEX
 
 
 def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
-    config = load_config(project_root()).config
+    """The session's id and the config; a session read from its transcript is brought up to date first.
+
+    (Extracted items and references are stored, so any id the dashboard or
+    ``detect-decay`` shows can be promoted.) With ``--session-id`` the session
+    memory is used as it is.
+    """
+    project = project_root()
+    config = load_config(project).config
     explicit: str | None = getattr(args, "session_id", None)
     if explicit:
         return explicit, config
-    return session_id_of(open_session(args, config)), config
+    return build_memory_view(project, open_session(args, config), config).session_id, config
 
 
 def _run_refresh(args: argparse.Namespace) -> int:
     project = project_root()
     config = load_config(project).config
     session = open_session(args, config)
-    # brings extracted items and references up to date, so any id the dashboard shows can be refreshed
+    # stores extracted items and references first, so any id the dashboard shows can be refreshed
     view = build_memory_view(project, session, config)
     results = [refresh_item(project, view.session_id, i, view.current_round) for i in dict.fromkeys(args.ids)]
     if args.json:
