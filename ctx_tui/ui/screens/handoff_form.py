@@ -34,7 +34,7 @@ from textual.widgets import Button, Input, Label, LoadingIndicator, Static, Text
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import MAX_CONTEXT_WORDS, Finding, check_handoff, passes
-from ctx_tui.handoff.prefill import prefill_from_session
+from ctx_tui.handoff.prefill import now_stamp, prefill_from_session
 from ctx_tui.handoff.resume import list_handoffs
 from ctx_tui.handoff.schema import HANDOFF_VERSION
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
@@ -467,7 +467,10 @@ class HandoffFormScreen(ModalScreen[Path | None]):
             return
         self._saving = True
         self.query_one("#hf-save", Button).disabled = True
-        self.save_draft(self.draft())
+        draft = self.draft()
+        if self._initial is not None and draft.get("timestamp") == self._initial.get("timestamp", "").strip():
+            draft["timestamp"] = now_stamp()  # untouched: the time of saving, not of opening the form
+        self.save_draft(draft)
 
     @work(thread=True, exclusive=True, group="handoff-save", exit_on_error=False)
     def save_draft(self, draft: dict[str, Any]) -> None:
