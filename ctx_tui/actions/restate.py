@@ -4,7 +4,7 @@ One JSON file per session, ``.ctx/restate/<session-id>.json``::
 
     {"version": 1, "session_id": "...", "items": [
         {"id": "...", "type": "constraint", "importance": "high",
-         "content": "...", "reason": "manual", "queued_at": "2026-...Z"}]}
+         "content": "...", "reason": "manual", "queued_at": "2026-...+00:00"}]}
 
 Writers (``ctx-tui refresh``, the dashboard's ``r``, the auto-refresh of the
 ``UserPromptSubmit`` hook) add under the file's lock; an item already waiting is
@@ -28,7 +28,7 @@ import orjson
 
 from ctx_tui import audit
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import TrackedItem, normalise_content
+from ctx_tui.memory.items import TrackedItem, normalise_content, now_iso
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
@@ -74,10 +74,6 @@ def queue_path(project: Path, session_id: str) -> Path:
     return state_dir(project) / RESTATE_DIR / f"{safe_name(session_id)}.json"
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 def _value(field: Any) -> str:
     """An enum member or a plain string as its string value."""
     return str(getattr(field, "value", field))
@@ -90,7 +86,7 @@ def queued_item_from(item: TrackedItem, reason: Reason = "manual") -> QueuedItem
         importance=_value(item.importance),
         content=item.content,
         reason=reason,
-        queued_at=_now(),
+        queued_at=now_iso(),
     )
 
 
