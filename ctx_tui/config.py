@@ -166,22 +166,34 @@ def _read_layer(path: Path) -> dict[str, Any]:
     return data
 
 
+#: How much of a bad value an error message quotes.
+_QUOTE_CHARS = 80
+
+
+def _shown(text: str) -> str:
+    """``text`` safe for a one-line message: control characters escaped, bounded."""
+    if text.isprintable():
+        shown = text
+    else:
+        shown = text.encode("unicode_escape").decode("ascii")
+    return shown if len(shown) <= _QUOTE_CHARS else shown[: _QUOTE_CHARS - 1] + "…"
+
+
 def _validate(data: dict[str, Any], path: Path) -> None:
     try:
         Config.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        key = _shown(".".join(str(p) for p in err["loc"])) or "(top level)"
         if err["type"] == "extra_forbidden":
             allowed = _allowed_keys(err["loc"][:-1])
             msg = f"unknown key; allowed here: {', '.join(allowed)}"
-        elif err["type"] == "value_error":
-            msg = str(err["ctx"].get("error", err["msg"])) if err.get("ctx") else err["msg"]
-            msg += f" (got {err['input']!r})"
         else:
             msg = err["msg"]
-            if err.get("input") is not None and err["type"] != "value_error":
-                msg += f" (got {err['input']!r})"
+            if err["type"] == "value_error" and err.get("ctx"):
+                msg = str(err["ctx"].get("error", msg))
+            if err.get("input") is not None:
+                msg += f" (got {_shown(repr(err['input']))})"
         raise ConfigError(f"{path}: key '{key}': {msg}") from None
 
 

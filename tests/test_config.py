@@ -135,3 +135,14 @@ def test_documented_config_is_the_default() -> None:
     block = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
     assert Config.model_validate(yaml.safe_load(block)) == Config()
     assert set(yaml.safe_load(block)) == set(Config.model_fields)
+
+
+def test_hostile_keys_and_values_are_quoted_inert(tmp_path: Path) -> None:
+    _write(project_config_path(tmp_path), 'decay:\n  "\\e[2Jevil": 1\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert "\x1b" not in str(info.value) and "evil" in str(info.value)
+    _write(project_config_path(tmp_path), "retrieval:\n  top_k: [" + ", ".join(["1"] * 200) + "]\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert len(str(info.value)) < 300
