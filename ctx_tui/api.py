@@ -353,6 +353,10 @@ def handle(data: Any, project: Path) -> dict[str, Any]:
         return _failure(f"{action}: {exc}", action, started)
     except OSError as exc:
         return _failure(f"{action}: {exc.strerror or exc}", action, started)
+    except Exception as exc:  # the contract's last line of defence: always a JSON answer, never a traceback
+        if os.environ.get("CTX_TUI_DEBUG"):
+            raise
+        return _failure(f"{action}: internal error: {type(exc).__name__}: {exc}", action, started)
     metadata["duration"] = round((time.perf_counter() - started) * 1000, 1)
     metadata["action"] = req.action
     return {"success": True, "context": context, "metadata": metadata}

@@ -219,3 +219,15 @@ def test_collect_given_messages_marks_sources(tmp_path: Path) -> None:
     assert "### [session] user · round 1\nrun the tests" in out["context"]
     assert "### [tools] tool result" in out["context"]
     assert out["metadata"]["counts"]["tools"] >= 1
+
+
+def test_an_unexpected_failure_is_still_a_json_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ctx_tui import api as api_module
+
+    def boom(*_: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.delenv("CTX_TUI_DEBUG", raising=False)
+    monkeypatch.setitem(api_module.HANDLERS, "clear", boom)
+    out = handle_text('{"action": "clear"}', tmp_path)
+    assert out["success"] is False and out["error"] == "clear: internal error: RuntimeError: disk on fire"

@@ -133,3 +133,9 @@ def test_compact_line_names_high_importance_first_and_stays_short() -> None:
     assert line.index("short sentences") < line.index("orjson")
     assert "dismissed one" not in line
     assert compact_line([]).startswith("/compact ")
+
+
+def test_rendered_text_drops_terminal_escapes() -> None:
+    entries = [_entry(0, Kind.TOOL_RESULT, "\x1b[31mFAILED\x1b[0m test_x\x07\r\ndone", tool_use_id="t")]
+    text = render_entries(entries)
+    assert "\x1b" not in text and "\x07" not in text and "FAILED test_x\ndone" in text
