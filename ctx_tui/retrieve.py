@@ -266,6 +266,17 @@ def search(
     return hits
 
 
+def retrieval_counts(project: Path) -> dict[str, int]:
+    """Searches so far (from the audit log): how many found something (hits) and how many nothing (misses)."""
+    searches = hits = 0
+    for event in audit.read_events(project):
+        if event.get("action") == "retrieve":
+            searches += 1
+            found = event.get("details", {}).get("hits", 0)
+            hits += 1 if isinstance(found, int) and found > 0 else 0
+    return {"searches": searches, "hits": hits, "misses": searches - hits}
+
+
 def enhance_block(hits: list[Hit], position: str = "start") -> str:
     """The retrieved memory as a block to put at the ``start`` or ``end`` of a context.
 

@@ -13,7 +13,7 @@ from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import Decision, update_session_memory
-from ctx_tui.retrieve import Hit, build_index, enhance, enhance_block, search
+from ctx_tui.retrieve import Hit, build_index, enhance, enhance_block, retrieval_counts, search
 from ctx_tui.window import Session
 
 
@@ -88,6 +88,7 @@ def test_threshold_top_k_and_misses_are_counted(tmp_path: Path) -> None:
     assert search(project, "orjson", config=config) == []
     events = [e for e in read_events(project) if e["action"] == "retrieve"]
     assert [e["details"]["hits"] for e in events] == [0, 1, 0]
+    assert retrieval_counts(project) == {"searches": 3, "hits": 1, "misses": 2}
 
 
 def test_transcript_entries_are_working_or_short_term(tmp_path: Path) -> None:

@@ -97,7 +97,7 @@ def run_compress(args: argparse.Namespace) -> int:
                  original=result.original_length, compressed=result.compressed_length,
                  retention=result.retention_rate)
     if args.save and sid is not None:
-        save_summary(project, sid, result)
+        save_summary(project, sid, result, via="cli")
     if args.json:
         print_json({"context": result.text, "metadata": result.metadata(),
                     "factsLost": [f"{f.kind}: {f.label}" for f in result.facts_lost]})

@@ -55,13 +55,12 @@ def compress_window(
     )
 
 
-def save_summary(project: Path, session_id: str, result: CompressionResult) -> None:
-    """Keep a compression result in the session memory (``summaries``) and log it."""
+def save_summary(project: Path, session_id: str, result: CompressionResult, via: str = "user") -> None:
+    """Keep a compression result in the session memory (``summaries``) and log it (``compression_saved``)."""
     figures = result.metadata()
 
     def add(memory: SessionMemory) -> None:
         memory.summaries.append(SavedSummary(strategy=result.strategy, text=result.text, figures=figures))
 
     update_session_memory(project, session_id, add)
-    audit.record(project, "compress.saved", session=session_id, strategy=result.strategy,
-                 compressed=result.compressed_length, retention=result.retention_rate)
+    audit.record(project, "compression_saved", session=session_id, via=via, **figures)
