@@ -32,6 +32,14 @@ class Block:
     lang: str = ""  # a code block's info string (first word)
     closed: bool = True  # False for a code block whose fence the input never closed
 
+    @property
+    def body(self) -> str:
+        """A code block's content without its fences (other blocks: the text)."""
+        if self.kind != "code":
+            return self.text
+        lines = self.text.split("\n")
+        return "\n".join(lines[1:-1] if self.closed else lines[1:])
+
     def rendered(self) -> str:
         """The block as output: an unclosed code block gets its closing fence."""
         if self.kind == "code" and not self.closed:

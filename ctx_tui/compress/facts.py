@@ -226,14 +226,13 @@ def extract_facts(text: str, items: Sequence[ItemLike] = (), blocks: Sequence[Bl
         _add(out, "item", item.content, f"[{kind}] {item.content}")
     for block in blocks if blocks is not None else split_blocks(text):
         if block.kind == "code":
-            body = block.text.split("\n")[1:-1] if block.closed else block.text.split("\n")[1:]
             if block.lang.lower() in _SHELL_LANGS:
-                for line in body:
+                for line in block.body.split("\n"):
                     line = line.strip()
                     if line and not line.startswith("#"):
                         _add(out, "command", _command_value(line.removeprefix("$ ")))
                 continue
-            _prose_facts("\n".join(body), out)
+            _prose_facts(block.body, out)
             continue
         for m in _PROMPT_RE.finditer(block.text):
             _add(out, "command", _command_value(m.group(1)))

@@ -104,11 +104,6 @@ def outcome(text: str) -> str:
     return lines[-1][:OUTCOME_CHARS]
 
 
-def _fence_body(block: Block) -> str:
-    lines = block.text.split("\n")
-    return "\n".join(lines[1:-1] if block.closed else lines[1:])
-
-
 def _pieces(text: str) -> list[_Piece]:
     """Rendered window text: one piece per tool section, one per block of a message; plain text: its blocks."""
     sections = parse_sections(text)
@@ -174,7 +169,7 @@ def _resolution(pieces: list[_Piece], start: int) -> str:
 
 
 def _code_bullet(block: Block, hint: str) -> str:
-    body = _fence_body(block)
+    body = block.body
     n = body.count("\n") + 1 if body else 0
     names = symbols(body)
     lang = f"{block.lang} " if block.lang else ""
@@ -205,10 +200,10 @@ def _describe_call(build: "_Builder", order: int, piece: _Piece, recency: float)
     if first.startswith(("edit ", "write ")):
         new = next((b for b in blocks if b.kind == "code" and b.lang != "old"), None)
         old = next((b for b in blocks if b.kind == "code" and b.lang == "old"), None)
-        new_body = _fence_body(new) if new else ""
+        new_body = new.body if new else ""
         names = symbols(new_body)
         added = new_body.count("\n") + 1 if new_body else 0
-        change = f"+{added}/-{_fence_body(old).count(chr(10)) + 1} lines" if old else f"{added} lines"
+        change = f"+{added}/-{old.body.count(chr(10)) + 1} lines" if old else f"{added} lines"
         defines = f"; defines {', '.join(names)}" if names else ""
         build.add(order, f"- {first} ({change}{defines})", 0.8 + 0.2 * recency, "code",
                   carries=f"{first} {' '.join(names)}")
@@ -249,7 +244,7 @@ def plan_summary(
             call_text = pieces[call_order].block.text if call_order != order else ""
             command = call_text.split("\n", 1)[0][2:] if call_text.startswith("$ ") else ""
             inner = split_blocks(block.text)
-            body = _fence_body(inner[0]) if len(inner) == 1 and inner[0].kind == "code" else block.text
+            body = inner[0].body if len(inner) == 1 and inner[0].kind == "code" else block.text
             label = f"`{command}`" if command else (piece.tool or "tool")
             if piece.error or _TRACEBACK_RE.search(body):
                 line = error_line(body)
@@ -264,7 +259,7 @@ def plan_summary(
                     build.upgrade(short, order, f"- {label} →\n\n{fence(body)}", WHOLE_BASE + 0.2 * recency)
             continue
         if block.kind == "code":
-            body = _fence_body(block)
+            body = block.body
             small = tok(block.text) <= SMALL_CODE_TOKENS
             if small:
                 build.add(order, block.rendered(), 0.7 + 0.2 * recency, "code")
