@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -191,6 +192,28 @@ def test_feed_keeps_the_last_snapshot_when_the_file_goes(tmp_path: Path) -> None
     assert second.snapshot is first.snapshot and "missing" in second.problems[0]
 
 
+def test_feed_matches_events_for_a_relative_path(tmp_path: Path, monkeypatch) -> None:
+    """File events carry absolute paths; ``ctx-tui some.jsonl`` gives a relative one."""
+    monkeypatch.chdir(tmp_path)
+    feed = SessionFeed(Path("s.jsonl"), Path("."), Config())
+    assert feed.is_relevant(tmp_path / "s.jsonl") and feed.is_relevant(tmp_path / "MEMORY.md")
+    assert tmp_path in feed.watched_dirs()
+
+
+def test_feed_reloads_config_and_reports_a_bad_one(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(demo_transcript().splitlines()[:20]) + "\n")
+    feed = SessionFeed(path, tmp_path, Config())
+    assert feed.read().snapshot.handoff_threshold == 0.8
+    config = tmp_path / ".ctx" / "config.yaml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text("window:\n  handoff_threshold: 0.5\n")
+    assert feed.read({config}).snapshot.handoff_threshold == 0.5
+    config.write_text("window: [unclosed\n")
+    result = feed.read({config})
+    assert result.snapshot.handoff_threshold == 0.5 and "config not reloaded" in result.problems[0]
+
+
 def test_feed_watches_memory_config_and_handoffs_but_not_temp_files(tmp_path: Path) -> None:
     feed = SessionFeed(tmp_path / "s.jsonl", tmp_path, Config())
     sessions = tmp_path / ".ctx" / "sessions"
@@ -265,6 +288,30 @@ async def test_narrow_and_wide_layouts(tmp_path: Path) -> None:
             assert app.screen.has_class(cls)
             for panel in app.screen.query(".panel"):
                 assert panel.region.right <= size[0], panel.id
+
+
+async def test_cold_open_shows_progress_until_the_first_snapshot(tmp_path: Path, monkeypatch) -> None:
+    """The first read runs in a thread: the screen shows a loading view meanwhile."""
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(demo_transcript().splitlines()[:20]) + "\n")
+    release = threading.Event()
+    slow_read = SessionFeed.read
+
+    def read(self, changed=()):
+        release.wait(10)
+        return slow_read(self, changed)
+
+    monkeypatch.setattr(SessionFeed, "read", read)
+    app = _app(path, tmp_path, follow=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one("#loading").display and not screen.query_one("#body").display
+        assert "MB" in str(screen.query_one("#loading-text").render())
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not screen.query_one("#loading").display and screen.query_one("#body").display
 
 
 def test_snapshot_is_immutable() -> None:

@@ -114,7 +114,7 @@ def _tool_output(name: str, args: dict[str, Any], lines: int, seed: int) -> str:
         if name == "Read":
             body = [
                 f"def handler_{k}(request: Request) -> Response:",
-                f"    client = request.headers.get('X-Client-Id', request.client.host)",
+                "    client = request.headers.get('X-Client-Id', request.client.host)",
                 f"    limit = settings.route_limit('{target}', default={60 + k})",
                 f"    return await call_next(request)  # line {i}",
                 f"# {target}: keep the public response shape unchanged ({k})",

@@ -61,9 +61,9 @@ class DashboardApp(App[None]):
         self.feed = SessionFeed(path, project, config, clock)
         self._last_problem: str | None = None
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.dashboard = DashboardScreen(self.path, self.project)
-        self.push_screen(self.dashboard)
+        await self.push_screen(self.dashboard)  # its widgets exist before the first message
         self.follow_session()
 
     # -- the follow worker (never touches widgets) ---------------------------------------

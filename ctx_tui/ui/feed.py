@@ -30,8 +30,9 @@ class SessionFeed:
     """Follows one transcript plus the project's memory, config and handoff files."""
 
     def __init__(self, path: Path, project: Path, config: Config, clock: Callable[[], datetime] = datetime.now) -> None:
-        self.path = path
-        self.project = project
+        # Absolute, so that they compare equal to the paths file events carry.
+        self.path = path.absolute()
+        self.project = project.absolute()
         self.config = config
         self._clock = clock
         self._session: Session | None = None

@@ -30,42 +30,52 @@ class DashboardScreen(Screen[None]):
         super().__init__()
         self._path = path
         self._project = project
+        # Kept as attributes (not queried): a snapshot that arrives while the app
+        # shuts down updates detached widgets harmlessly instead of failing a query.
+        self.session_bar = SessionBar(path, project)
+        self.loading_view = Vertical(id="loading")
+        self.loading_spinner = LoadingIndicator()
+        self.loading_text = Static(literal(f"reading {display_path(path, project)}"), id="loading-text")
+        self.panels = VerticalScroll(id="body")
+        self.usage_panel = UsagePanel(id="usage", classes="panel")
+        self.heat_map = HeatMap(id="heatmap", classes="panel")
+        self.decay_panel = DecayPanel(id="decay", classes="panel")
+        self.tiers_panel = TiersPanel(id="tiers", classes="panel")
+        self.promotions_panel = PromotionsPanel(id="promotions", classes="panel")
 
     def compose(self) -> ComposeResult:
-        yield SessionBar(self._path, self._project)
-        with Vertical(id="loading"):
-            yield LoadingIndicator()
-            yield Static(literal(f"reading {display_path(self._path, self._project)}"), id="loading-text")
-        with VerticalScroll(id="body"):
-            yield UsagePanel(id="usage", classes="panel")
-            yield HeatMap(id="heatmap", classes="panel")
-            yield DecayPanel(id="decay", classes="panel")
-            yield TiersPanel(id="tiers", classes="panel")
-            yield PromotionsPanel(id="promotions", classes="panel")
+        yield self.session_bar
+        with self.loading_view:
+            yield self.loading_spinner
+            yield self.loading_text
+        with self.panels:
+            yield self.usage_panel
+            yield self.heat_map
+            yield self.decay_panel
+            yield self.tiers_panel
+            yield self.promotions_panel
         yield Footer()
 
     def show_loading(self, size_bytes: int) -> None:
         mb = size_bytes / 1_000_000
-        text = f"reading {display_path(self._path, self._project)} ({mb:.1f} MB)…"
-        self.query_one("#loading-text", Static).update(literal(text))
+        self.loading_text.update(literal(f"reading {display_path(self._path, self._project)} ({mb:.1f} MB)…"))
 
     def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
-        self.query_one("#loading").display = False
-        self.query_one("#body").display = True
+        self.loading_view.display = False
+        self.panels.display = True
         state = snapshot.state
-        self.query_one(SessionBar).show(state.meta, snapshot.changed_at, following)
-        self.query_one(UsagePanel).show(state, snapshot.handoff_threshold)
+        self.session_bar.show(state.meta, snapshot.changed_at, following)
+        self.usage_panel.show(state, snapshot.handoff_threshold)
         view, note = snapshot.memory, snapshot.memory_note
         statuses = view.statuses if view else ()
-        self.query_one(HeatMap).show(state.live, state.context_tokens, snapshot.danger_zone, statuses, note)
-        self.query_one(DecayPanel).show(statuses, note)
-        self.query_one(TiersPanel).show(view.tiers if view else (), note)
-        self.query_one(PromotionsPanel).show(view.pending_promotions if view else (), note)
-        heatmap = self.query_one(HeatMap)
-        heatmap.border_subtitle = f"{len(state.live)} entries · {state.context_tokens:,} tokens"
+        self.heat_map.show(state.live, state.context_tokens, snapshot.danger_zone, statuses, note)
+        self.heat_map.border_subtitle = f"{len(state.live)} entries · {state.context_tokens:,} tokens"
+        self.decay_panel.show(statuses, note)
+        self.tiers_panel.show(view.tiers if view else (), note)
+        self.promotions_panel.show(view.pending_promotions if view else (), note)
 
     def show_problem(self, text: str) -> None:
-        self.query_one(SessionBar).show_problem(text)
-        if self.query_one("#loading").display:
-            self.query_one("#loading-text", Static).update(Text.assemble(("✖ ", "bold red"), literal(text)))
-            self.query_one(LoadingIndicator).display = False
+        self.session_bar.show_problem(text)
+        if self.loading_view.display:
+            self.loading_text.update(Text.assemble(("✖ ", "bold red"), literal(text)))
+            self.loading_spinner.display = False

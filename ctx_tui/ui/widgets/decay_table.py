@@ -26,16 +26,21 @@ _ADVICE_SHORT = {"restate to move it to the end": "move to end", "consider resta
 class DecayPanel(Vertical):
     """A DataTable of items (risk order) and a detail line with the selected item's whole content."""
 
-    def compose(self) -> ComposeResult:
-        yield DataTable(id="decay-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="decay-detail")
-
-    def on_mount(self) -> None:
-        self.border_title = "Decayed items"
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.table: DataTable[Text] = DataTable(id="decay-table", cursor_type="row", zebra_stripes=True)
+        self.detail = Static(id="decay-detail")
         self._items: dict[str, ItemStatus] = {}
         self._rows: list[ItemStatus] = []
         self._note: str | None = None
         self._content_width = 0
+
+    def compose(self) -> ComposeResult:
+        yield self.table
+        yield self.detail
+
+    def on_mount(self) -> None:
+        self.border_title = "Decayed items"
 
     def _content_width_for(self, width: int) -> int:
         fixed = sum(w + 2 for _, _, w in FIXED_COLUMNS + TAIL_COLUMNS) + 2  # cell padding, scrollbar
@@ -60,14 +65,14 @@ class DecayPanel(Vertical):
     @property
     def selected(self) -> ItemStatus | None:
         """The highlighted item, for the restate / promote actions."""
-        table = self.query_one(DataTable)
+        table = self.table
         if not self._items or table.cursor_row < 0 or table.row_count == 0:
             return None
         key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
         return self._items.get(key or "")
 
     def show(self, items: Sequence[ItemStatus], note: str | None) -> None:
-        table = self.query_one(DataTable)
+        table = self.table
         keep = self.selected.id if self.selected else None
         self._ensure_columns(table)
         table.clear()
@@ -80,7 +85,7 @@ class DecayPanel(Vertical):
         if keep in self._items:
             table.move_cursor(row=table.get_row_index(keep))
         if not items:
-            self.query_one("#decay-detail", Static).update(
+            self.detail.update(
                 literal(note or "no tracked items yet: they come from the transcript and `ctx-tui register`", "dim")
             )
         else:
@@ -102,7 +107,7 @@ class DecayPanel(Vertical):
         ]
 
     def _show_detail(self, item: ItemStatus | None) -> None:
-        detail = self.query_one("#decay-detail", Static)
+        detail = self.detail
         if item is None:
             detail.update("")
             return

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
+from textual.geometry import Size
 from textual.widget import Widget
 
 from ctx_tui.memory.decay import ItemStatus, attention
@@ -28,7 +29,7 @@ FILL_GROUPS: tuple[tuple[str, str, frozenset[Kind]], ...] = (
     ("assistant", "heatmap--assistant", frozenset({Kind.ASSISTANT})),
     ("tool output", "heatmap--tool", frozenset({Kind.TOOL_CALL, Kind.TOOL_RESULT})),
     ("thinking", "heatmap--thinking", frozenset({Kind.THINKING})),
-    ("summary", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
+    ("summary/system", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
 )
 _GROUP_OF = {kind: index for index, (_, _, kinds) in enumerate(FILL_GROUPS) for kind in kinds}
 
@@ -191,7 +192,7 @@ class HeatMap(Widget):
     #: Most legend lines the widget asks for when its height is automatic.
     MAX_LEGEND = 12
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """With ``height: auto``: the bands (two rows each) plus one legend line per marked item."""
         return 7 + max(1, min(len(self._items), self.MAX_LEGEND))
 

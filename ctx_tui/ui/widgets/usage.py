@@ -80,13 +80,21 @@ def figures(state: WindowState) -> Text:
 class UsagePanel(Vertical):
     """Context usage of the live window."""
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.pct = Digits("0", id="usage-pct")
+        self.figures = Static(id="usage-figures")
+        self.bar = UsageBar(id="usage-bar")
+        self.trend = Sparkline([], id="usage-trend")
+        self.banner = Static(id="handoff-banner")
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="usage-top"):
-            yield Digits("0", id="usage-pct")
-            yield Static(id="usage-figures")
-        yield UsageBar(id="usage-bar")
-        yield Sparkline([], id="usage-trend")
-        yield Static(id="handoff-banner")
+            yield self.pct
+            yield self.figures
+        yield self.bar
+        yield self.trend
+        yield self.banner
 
     def on_mount(self) -> None:
         self.border_title = "Context usage"
@@ -96,13 +104,13 @@ class UsagePanel(Vertical):
         lvl = level(fraction, handoff_threshold)
         for name in ("calm", "warn", "alert"):
             self.set_class(name == lvl, f"-{name}")
-        self.query_one("#usage-pct", Digits).update(f"{state.usage_pct:.1f}")
-        self.query_one(UsageBar).set_value(fraction, handoff_threshold)
-        self.query_one("#usage-figures", Static).update(figures(state))
+        self.pct.update(f"{state.usage_pct:.1f}")
+        self.bar.set_value(fraction, handoff_threshold)
+        self.figures.update(figures(state))
         self.border_subtitle = f"trend: usage per round · handoff at {handoff_threshold:.0%} ┃"
         trend = [float(p.tokens) for p in state.history] or [float(state.context_tokens)]
-        self.query_one(Sparkline).data = trend
-        banner = self.query_one("#handoff-banner", Static)
+        self.trend.data = trend
+        banner = self.banner
         over = fraction >= handoff_threshold
         banner.display = over
         if over:
