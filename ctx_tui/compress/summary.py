@@ -16,6 +16,8 @@ Each piece of the input becomes one bullet of a section:
 The first three are chosen first (by priority, then recency); the rest by how
 many not-yet-covered key facts they add per token (``select``). Key facts no
 bullet carries are named in a last "Also referenced" line when they fit.
+Budget still left is spent on whole code blocks and tool outputs (up to
+``WHOLE_BLOCK_TOKENS``) in place of their bullets, most recent first.
 """
 
 from __future__ import annotations
