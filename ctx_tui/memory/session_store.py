@@ -209,24 +209,23 @@ def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
         raise CtxError(f"{path}: key '{key}': {err['msg']}; fix or remove the file") from None
 
 
-#: path -> (identity of the file version, what it parsed to); the dashboard reads every poll.
-_PARSED: dict[Path, tuple[tuple[int, int, int], SessionMemory]] = {}
+#: path -> (the file's text, what it parsed to): the dashboard reads the file on every
+#: poll; reading is cheap, parsing is not, and equal text is the only safe cache key.
+_PARSED: dict[Path, tuple[str, SessionMemory]] = {}
 
 
 def _read(path: Path, session_id: str) -> SessionMemory:
     try:
-        stat = path.stat()
-        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        cached = _PARSED.get(path)
-        if cached is not None and cached[0] == version:
-            return cached[1].model_copy(deep=True)
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return SessionMemory(session_id=session_id)
     except (OSError, UnicodeDecodeError) as exc:
         raise CtxError(f"{path}: cannot read session memory ({exc})") from None
+    cached = _PARSED.get(path)
+    if cached is not None and cached[0] == raw:
+        return cached[1].model_copy(deep=True)
     memory = _parse(path, raw, session_id)
-    _PARSED[path] = (version, memory.model_copy(deep=True))
+    _PARSED[path] = (raw, memory.model_copy(deep=True))
     return memory
 
 
@@ -256,7 +255,7 @@ def update_session_memory(
         memory.updated_at = now_iso()
         # Validate what fn produced before it reaches the disk.
         memory = SessionMemory.model_validate(memory.model_dump())
-        write_atomic(path, dump_session_memory(memory))
-        stat = path.stat()
-        _PARSED[path] = ((stat.st_ino, stat.st_mtime_ns, stat.st_size), memory.model_copy(deep=True))
+        text = dump_session_memory(memory)
+        write_atomic(path, text)
+        _PARSED[path] = (text, memory.model_copy(deep=True))
     return memory
