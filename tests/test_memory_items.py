@@ -159,3 +159,16 @@ def _add_items(project: Path, n: int) -> None:
     for k in range(10):
         item = TrackedItem(id=f"p{n}-{k}", type="note", content=f"note {n} {k}")
         update_session_memory(project, "shared", lambda m, item=item: m.upsert_item(item))
+
+
+def test_a_changed_file_is_read_again_even_at_the_same_size(tmp_path: Path) -> None:
+    update_session_memory(tmp_path, "s", lambda m: m.upsert_item(TrackedItem(id="a1", type="note", content="aaaa")))
+    path = session_memory_path(tmp_path, "s")
+    assert load_session_memory(tmp_path, "s").get_item("a1") is not None
+    text = path.read_text()
+    path.write_text(text.replace("a1", "b2").replace("aaaa", "bbbb"))  # same size, same inode
+    memory = load_session_memory(tmp_path, "s")
+    assert memory.get_item("a1") is None and memory.get_item("b2").content == "bbbb"  # type: ignore[union-attr]
+    # what a caller changes on a loaded copy never leaks into the next load
+    memory.items.clear()
+    assert load_session_memory(tmp_path, "s").get_item("b2") is not None
