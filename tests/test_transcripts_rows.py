@@ -217,3 +217,16 @@ def test_builder_fills_every_field() -> None:
     assert (entry.tool_input, entry.tool_use_id, entry.is_sidechain, entry.is_error) == ({"a": 1}, "t1", True, True)
     assert (entry.truncated, entry.usage, entry.in_context, entry.chars, entry.tokens_counted) == (False, usage, False, 7, False)
     assert entry.tokens == 2
+
+
+def test_claude_reminder_blocks_do_not_hide_the_prompt(tmp_path: Path) -> None:
+    content = [
+        {"type": "text", "text": "<ide_opened_file>The user opened src/app.py</ide_opened_file>"},
+        {"type": "text", "text": "<system-reminder>todo list is empty</system-reminder>"},
+        {"type": "text", "text": "Refactor the parser"},
+    ]
+    session = _write(tmp_path / "s.jsonl", [_user(content, "u1"), _user({"odd": "shape"}, "u2")])
+    kinds = [(e.kind, e.text) for e in session.entries]
+    assert kinds[0][0] == Kind.SYSTEM and "ide_opened_file" in kinds[0][1] and "system-reminder" in kinds[0][1]
+    assert kinds[1] == (Kind.USER, "Refactor the parser")
+    assert session.state().rounds == 2  # the odd-shaped row is still a message (its text as written)

@@ -47,6 +47,9 @@ _WRAPPER_PREFIXES = (
     "<bash-stderr>",
     "<system-reminder>",
     "<user-memory-input>",
+    "<ide_opened_file>",
+    "<ide_selection>",
+    "<ide_diagnostics>",
     "[Request interrupted by user",
 )
 #: Built-in commands that talk to the client, not to the model.
@@ -176,16 +179,26 @@ class ClaudeReader:
                 elif block.get("type") == "text" and block.get("text"):
                     self.t.add(Kind.SYSTEM, "user", str(block["text"]), **common)
             return
-        text = _block_text(content)
-        if not text:
-            return
         if row.get("isMeta"):
-            self.t.add(Kind.SYSTEM, "user", text, **common)
+            text = _block_text(content)
+            if text:
+                self.t.add(Kind.SYSTEM, "user", text, **common)
             return
-        kind, text = classify_user_text(text)
-        if kind == Kind.USER and not side:
-            self.t.start_round()
-        self.t.add(kind, "user", text, **common)
+        # Each text block on its own: the client puts reminders and IDE context in
+        # blocks of their own before the prompt.
+        blocks = [_block_text([b]) for b in content] if isinstance(content, list) else [_block_text(content)]
+        prompt: list[str] = []
+        notes: list[str] = []
+        for block in blocks:
+            if block:
+                kind, shown = classify_user_text(block)
+                (prompt if kind == Kind.USER else notes).append(shown)
+        if notes:
+            self.t.add(Kind.SYSTEM, "user", "\n".join(notes), **common)
+        if prompt:
+            if not side:
+                self.t.start_round()
+            self.t.add(Kind.USER, "user", "\n".join(prompt), **common)
 
     def _assistant(self, row: dict[str, Any], side: bool) -> None:
         message = row.get("message")
