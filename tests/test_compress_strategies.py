@@ -7,6 +7,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ALL_FIXTURES, CLAUDE_COMPACTED, fixture
 from ctx_tui.compress import compress_text, compress_window
@@ -212,3 +214,23 @@ def test_compress_window_uses_tracked_items(tmp_path) -> None:  # type: ignore[n
     update_session_memory(tmp_path, session_id_of(session), lambda m: m.upsert_item(item))
     result = compress_window(session, strategy="summary", max_length=2000, project=tmp_path)
     assert "Tracked items:\n- [constraint] Keep conversationId equal to sessionId" in result.text
+
+
+_PIECES = st.sampled_from([
+    "```", "````", "~~~", "```python\n", "{", "}", "[", "]", '{"a": [1, 2]}', '"k": 1,', "\n", "\n\n", "- ", "# ",
+    "| a | b |", "$ git status", "`pytest -q`", "src/a.py", "ValueError: bad", "We decided to use X.", "never",
+    "日本語のテキスト。", "\x1b[31m", "\t", "1234", "https://e.org/x", "word ", "Sentence. ",
+])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=120), st.sampled_from(["summary", "semantic", "truncate"]),
+       st.sampled_from([0.1, 0.3, 0.5, 0.9]))
+def test_any_text_stays_within_budget_with_closed_fences(pieces: list[str], strategy: str, ratio: float) -> None:
+    text = "".join(pieces)
+    result = compress_text(text, strategy, target_ratio=ratio)
+    assert result.compressed_length == count_tokens(result.text)
+    assert result.compressed_length <= max(result.budget, 0) or result.text == text
+    assert 0.0 <= result.retention_rate <= 1.0
+    if result.text != text:  # what the compressor wrote has no open fence
+        assert all(b.closed for b in split_blocks(result.text) if b.kind == "code")

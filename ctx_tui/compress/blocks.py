@@ -40,12 +40,16 @@ class Block:
         lines = self.text.split("\n")
         return "\n".join(lines[1:-1] if self.closed else lines[1:])
 
+    @property
+    def marker(self) -> str:
+        """The fence a code block opened with (what closes it)."""
+        fence = _FENCE_RE.match(self.text.split("\n", 1)[0])
+        return fence.group("fence") if fence else "```"
+
     def rendered(self) -> str:
         """The block as output: an unclosed code block gets its closing fence."""
         if self.kind == "code" and not self.closed:
-            fence = _FENCE_RE.match(self.text.split("\n", 1)[0])
-            marker = fence.group("fence") if fence else "```"
-            return self.text.rstrip("\n") + "\n" + marker
+            return self.text.rstrip("\n") + "\n" + self.marker
         return self.text
 
 
@@ -142,6 +146,18 @@ def split_blocks(text: str) -> list[Block]:
         i += 1
     flush()
     return blocks
+
+
+def close_open_fence(text: str) -> str:
+    """``text`` with its last code block closed if a fence was left open.
+
+    The strategies keep code blocks whole, but a line of prose that looks
+    like a fence (a sentence ``` on its own) can open one in the output.
+    """
+    blocks = split_blocks(text)
+    if blocks and blocks[-1].kind == "code" and not blocks[-1].closed:
+        return text.rstrip("\n") + "\n" + blocks[-1].marker
+    return text
 
 
 def sentences(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ctx_tui.compress.blocks import split_blocks
+from ctx_tui.compress.blocks import close_open_fence, split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
 from ctx_tui.compress.select import REFERENCED_PREFIX, TokenEstimate
 from ctx_tui.compress.semantic import plan_semantic
@@ -128,7 +128,7 @@ def compress_text(
     room -= room // 25  # the estimate-based choice lands within a few %: aim under so one pass usually fits
     body = ""
     for _ in range(_FIT_ATTEMPTS):
-        body = make_body(max(room, 0)) if room > 0 else ""
+        body = close_open_fence(make_body(room)) if room > 0 else ""
         length = count_tokens(f"{widest}\n\n{body}" if with_header else body)
         if length <= budget:
             break

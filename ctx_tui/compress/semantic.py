@@ -63,10 +63,9 @@ def plan_semantic(
     index = {(f.kind, f.value): i for i, f in enumerate(facts)}
     docs = [terms(u[1]) for u in units]
     bm25 = BM25(docs)
-    df = Counter(t for doc in docs for t in set(doc))
     tf = Counter(t for doc in docs for t in doc)
     centroid = [t for t, _ in sorted(tf.items(), key=lambda kv: -kv[1] * bm25.idf.get(kv[0], 0.0))][:CENTROID_TERMS]
-    centrality = _scaled(bm25.scores(centroid)) if df else []
+    centrality = _scaled(bm25.scores(centroid)) if centroid else [0.0] * len(units)
     query = [t for item in items for t in terms(item.content)]
     relevance = _scaled(bm25.scores(query)) if query else [0.0] * len(units)
 
