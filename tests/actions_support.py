@@ -6,7 +6,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ctx_tui.memory.items import TrackedItem
@@ -74,3 +75,12 @@ def cli(project: Path, *args: str, stdin: bytes | None = None, env: dict[str, st
         env={**os.environ, **(env or {})},
         timeout=timeout,
     )
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait for a detached ``hook deferred`` job to leave its mark (polling, bounded)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the deferred hook job did not finish in time")
+        time.sleep(0.05)

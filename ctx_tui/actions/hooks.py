@@ -1,19 +1,20 @@
 """The Claude Code hooks: what each one does with its :class:`HookInput`.
 
 - ``UserPromptSubmit``: deliver the session's restatement queue as
-  ``additionalContext`` (and empty it). It never reads the transcript unless
-  ``decay.auto_refresh`` is on; then decayed high-importance items are queued
-  first (see :func:`auto_refresh`).
+  ``additionalContext`` (and empty it). It never reads the transcript; with
+  ``decay.auto_refresh`` on it starts a detached job that queues decayed
+  high-importance items (see :func:`auto_refresh`), delivered on the next prompt.
 - ``SessionStart`` (matcher ``compact``): re-inject goals, constraints and
   preferences from session memory after a compaction.
-- ``PreCompact``: audit the compaction and save a compressed summary of the
-  live window into session memory.
+- ``PreCompact``: audit the compaction, then a detached job brings session
+  memory up to date and saves a compressed summary of the live window into it.
 
-Each handler returns the JSON object to print, or None for no output. Reading a
-transcript costs time in proportion to its size, so the hooks do it inline
-only up to ``INLINE_BYTES``; beyond that they hand the work to a detached
-``ctx-tui hook deferred JOB`` process and answer at once (an auto-refresh found
-that way is delivered on the following prompt).
+Each handler returns the JSON object to print, or None for no output. Claude
+Code waits for a hook on every prompt, so a hook never reads the transcript
+itself: the analysis costs a few hundred milliseconds of fixed start-up (the
+tokenizer, the memory model) plus time in proportion to the transcript, and
+runs in ``ctx-tui hook deferred JOB``, started in its own session with no pipe
+back to the agent. Each hook then answers in the time it takes Python to start.
 """
 
 from __future__ import annotations
@@ -52,8 +53,6 @@ from ctx_tui.memory.session_store import SavedSummary, load_session_memory, upda
 if TYPE_CHECKING:
     from ctx_tui.window import Session
 
-#: Transcripts up to this size are read inside the hook; larger ones in a detached process.
-INLINE_BYTES = 1024 * 1024
 #: The hook's stdin field that tells a deferred job how much of the transcript to read.
 LIMIT_FIELD = "ctx_tui_limit_bytes"
 DEFERRED_JOBS = ("pre-compact", "auto-refresh")
@@ -153,6 +152,7 @@ def auto_refresh(
         if status.importance is Importance.HIGH and status.id not in waiting:
             refresh_item(project, session_id, status.id, view.current_round, reason="auto")
             queued.append(status.id)
+    audit.record(project, "auto_refresh", session=session_id, current_round=view.current_round, queued=queued)
     return queued
 
 
@@ -171,11 +171,7 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
     config = _config(hook, "user-prompt-submit")
     if config is not None and config.decay.enabled and config.decay.auto_refresh:
         try:
-            size = _transcript(hook).stat().st_size
-            if size <= INLINE_BYTES:
-                _auto_refresh_job(hook, config)
-            else:
-                spawn_deferred("auto-refresh", hook, size)
+            spawn_deferred("auto-refresh", hook, _transcript(hook).stat().st_size)
         except Exception as exc:  # the queue is still delivered
             log_hook_error(hook.cwd, "user-prompt-submit", exc, hook.session_id)
     items = take_restatements(hook.cwd, hook.session_id)
@@ -262,13 +258,7 @@ def pre_compact(hook: HookInput) -> None:
         instructions=plain_line(hook.custom_instructions or "", 300) or None,
         transcript=str(hook.transcript_path) if hook.transcript_path else None,
     )
-    transcript = _transcript(hook)
-    size = transcript.stat().st_size
-    if size > INLINE_BYTES:
-        spawn_deferred("pre-compact", hook, size)
-        return None
-    config = _config(hook, "pre-compact") or Config()
-    save_window_summary(hook.cwd, hook.session_id, transcript, config, size, hook.trigger)
+    spawn_deferred("pre-compact", hook, _transcript(hook).stat().st_size)
     return None
 
 
