@@ -56,11 +56,11 @@ def compress_window(
 
 
 def save_summary(project: Path, session_id: str, result: CompressionResult, via: str = "user") -> None:
-    """Keep a compression result in the session memory (``summaries``) and log it (``compression_saved``)."""
+    """Keep a compression result in the session memory (``summaries``) and log it (``compress.saved``)."""
     figures = result.metadata()
 
     def add(memory: SessionMemory) -> None:
         memory.summaries.append(SavedSummary(strategy=result.strategy, text=result.text, figures=figures))
 
     update_session_memory(project, session_id, add)
-    audit.record(project, "compression_saved", session=session_id, via=via, **figures)
+    audit.record(project, "compress.saved", session=session_id, via=via, **figures)
