@@ -76,7 +76,12 @@ def plan_semantic(
         line = f"- [{kind}] {item.content}"
         candidates.append(Candidate(-len(items) + n, line, 3.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=True))
     total = max(len(units), 1)
+    seen: set[str] = set()
     for k, (_, unit, _) in enumerate(units):
+        key = " ".join(unit.split()).casefold()
+        if key in seen:
+            continue  # a repeated sentence is said once (its first time)
+        seen.add(key)
         ids = frozenset(i for f in fragment_facts(unit) if (i := index.get((f.kind, f.value))) is not None)
         base = relevance[k] + 0.6 * centrality[k] + 0.1 * k / total
         if states_decision(unit):
