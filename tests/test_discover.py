@@ -98,3 +98,12 @@ def test_broken_codex_first_lines_are_ignored(project: Path) -> None:
     _touch(home / ".codex" / "sessions" / "rollout-empty.jsonl", "", 1000)
     with pytest.raises(CtxError):
         find_session(project, "codex")
+
+
+def test_newer_claude_slug_with_other_characters(tmp_path: Path) -> None:
+    cwd = tmp_path / "my_project dir"
+    cwd.mkdir()
+    home = Path(os.environ["HOME"])
+    strict = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(cwd))
+    session = _touch(home / ".claude" / "projects" / strict / "s.jsonl", "{}\n", 1000)
+    assert find_session(cwd, "claude") == session

@@ -35,12 +35,19 @@ def codex_home() -> Path:
 
 
 def claude_slug(cwd: Path) -> str:
-    """Claude Code's project folder name for ``cwd``."""
+    """Claude Code's project folder name for ``cwd``: every ``/`` and ``.`` becomes ``-``."""
     return str(cwd).replace("/", "-").replace(".", "-")
 
 
 def claude_project_dir(cwd: Path) -> Path:
     return claude_home() / "projects" / claude_slug(cwd)
+
+
+def _claude_project_dirs(cwd: Path) -> list[Path]:
+    """The project folder, and the name newer Claude Code versions use when it differs
+    (every character other than a letter or digit becomes ``-``)."""
+    strict = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(cwd))
+    return [claude_project_dir(cwd)] + ([claude_home() / "projects" / strict] if strict != claude_slug(cwd) else [])
 
 
 def _mtime(path: Path) -> float:
@@ -52,11 +59,13 @@ def _mtime(path: Path) -> float:
 
 def claude_sessions(cwd: Path) -> list[Path]:
     """Claude Code session files of ``cwd`` (subagent files excluded)."""
-    folder = claude_project_dir(cwd)
-    try:
-        return [p for p in folder.glob("*.jsonl") if p.is_file() and not p.name.startswith("agent-")]
-    except OSError:
-        return []
+    found: list[Path] = []
+    for folder in _claude_project_dirs(cwd):
+        try:
+            found += [p for p in folder.glob("*.jsonl") if p.is_file() and not p.name.startswith("agent-")]
+        except OSError:
+            continue
+    return found
 
 
 def _first_line(path: Path) -> bytes:
