@@ -74,3 +74,25 @@ def test_enhance_prints_the_block(project: Path, capsys: pytest.CaptureFixture[s
     assert len(hits) == 3 and {"tier", "source", "score", "text"} <= set(hits[0])
     assert main(["enhance", "-q", "zzzz qqqq"]) == 0
     assert "no memory matches" in capsys.readouterr().err
+
+
+def test_compress_session_memory(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ctx_tui.compress.window import memory_text, session_id_of
+    from ctx_tui.memory.session_store import Decision, Note
+    from ctx_tui.window import Session
+
+    path = fixture(CLAUDE_COMPACTED)
+    session = Session(path)
+    session.poll()
+
+    def fill(memory):  # type: ignore[no-untyped-def]
+        memory.decisions.append(Decision(decision="Use sessionId as conversationId", rationale="stable",
+                                         affects_files=["src/sync.ts"]))
+        memory.progress.extend(Note(text=f"Step {i} of the sync refactor is done in module_{i}.ts") for i in range(40))
+
+    update_session_memory(project, session_id_of(session), fill)
+    text = memory_text(load_session_memory(project, session_id_of(session)))
+    assert "## Decisions\n- Use sessionId as conversationId (because stable) [files: src/sync.ts]" in text
+    assert main(["compress", str(path), "--session-memory", "--strategy", "summary", "--target-ratio", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "Use sessionId as conversationId (because stable) [files: src/sync.ts]" in out

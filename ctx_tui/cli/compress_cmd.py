@@ -9,8 +9,9 @@ from pathlib import Path
 from ctx_tui import audit
 from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root, session_path
 from ctx_tui.compress import STRATEGIES, compact_line, compress_text
-from ctx_tui.compress.window import save_summary, session_id_of, session_items, window_text
+from ctx_tui.compress.window import memory_text, save_summary, session_id_of, session_items, window_text
 from ctx_tui.errors import CtxError
+from ctx_tui.memory.session_store import load_session_memory
 from ctx_tui.retrieve import enhance_block, search
 from ctx_tui.window import Session
 
@@ -47,7 +48,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     size = p.add_mutually_exclusive_group()
     size.add_argument("--target-ratio", type=_ratio, metavar="R", help="output tokens / input tokens (0-1]")
     size.add_argument("--max-length", type=_positive, metavar="N", help="at most N tokens")
-    p.add_argument("--input", type=Path, metavar="FILE", help="compress this text file ('-' for stdin) instead of the window")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--input", type=Path, metavar="FILE", help="compress this text file ('-' for stdin) instead of the window")
+    source.add_argument("--session-memory", action="store_true",
+                        help="compress the session's memory (.ctx/sessions/<id>.yaml) instead of the window")
     p.add_argument("--json", action="store_true", help="print the text and the figures as JSON")
     p.add_argument("--save", action="store_true", help="keep the result in the session memory (summaries)")
     p.add_argument("--compact-line", action="store_true",
@@ -87,7 +91,12 @@ def run_compress(args: argparse.Namespace) -> int:
     if args.compact_line:
         print(compact_line(items))
         return 0
-    text = _read_input(args.input) if args.input is not None else window_text(session)  # type: ignore[arg-type]
+    if args.input is not None:
+        text = _read_input(args.input)
+    elif args.session_memory:
+        text = memory_text(load_session_memory(project, session_id_of(session)))  # type: ignore[arg-type]
+    else:
+        text = window_text(session)  # type: ignore[arg-type]
     if not text.strip():
         raise CtxError("nothing to compress: the text is empty")
     result = compress_text(text, args.strategy or config.compression.strategy, target_ratio=args.target_ratio,

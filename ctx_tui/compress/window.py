@@ -1,4 +1,4 @@
-"""Compressing a session's live window (what the ``c`` key and ``ctx-tui compress`` do)."""
+"""Compressing a session's live window or its session memory (the ``c`` key, ``ctx-tui compress``)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,40 @@ def compress_window(
         items=items,
         config=config,
     )
+
+
+_NOTE_TITLES = (
+    ("goals", "Goals"),
+    ("constraints", "Constraints"),
+    ("preferences", "Preferences"),
+    ("findings", "Findings"),
+    ("progress", "Progress"),
+)
+
+
+def memory_text(memory: SessionMemory) -> str:
+    """The session memory as text: decisions with rationale and files, notes, other items, saved summaries."""
+    parts: list[str] = []
+    if memory.decisions:
+        lines = []
+        for d in memory.decisions:
+            why = f" (because {d.rationale})" if d.rationale else ""
+            files = f" [files: {', '.join(d.affects_files)}]" if d.affects_files else ""
+            lines.append(f"- {d.decision}{why}{files}")
+        parts.append("## Decisions\n" + "\n".join(lines))
+    for name, title in _NOTE_TITLES:
+        notes = getattr(memory, name)
+        if notes:
+            parts.append(f"## {title}\n" + "\n".join(f"- {n.text}" for n in notes))
+    mirrored = {n.item_id for name, _ in _NOTE_TITLES for n in getattr(memory, name)} | {
+        d.item_id for d in memory.decisions
+    }
+    others = [i for i in memory.active_items() if i.id not in mirrored]
+    if others:
+        parts.append("## Other tracked items\n" + "\n".join(f"- ({i.type.value}) {i.content}" for i in others))
+    for summary in memory.summaries:
+        parts.append(f"## Saved summary ({summary.strategy}, {summary.created_at})\n{summary.text}")
+    return "\n\n".join(parts)
 
 
 def save_summary(project: Path, session_id: str, result: CompressionResult, via: str = "user") -> None:
