@@ -237,7 +237,7 @@ def _collect(project: Path, config: Config, req: Request) -> Result:
     else:
         path = Path(req.transcript).expanduser() if req.transcript else None
         if path is not None and not path.is_file():
-            raise RequestError(f"options.transcript: no such file: {path}")
+            raise RequestError(f"options.transcript: {path}: " + ("is a folder, not a transcript file" if path.is_dir() else "no such file"))
         try:
             path = path or find_session(project)
         except CtxError as exc:
