@@ -99,7 +99,9 @@ def calibrate(entries: list[Entry], raw: list[int], total: int) -> list[WindowEn
     if not entries:
         return []
     raw_sum = sum(raw)
-    scale = total / raw_sum if raw_sum else 0.0
+    if not raw_sum:  # only empty entries: share the total evenly
+        raw, raw_sum = [1] * len(entries), len(entries)
+    scale = total / raw_sum
     inverse = 1.0 / total if total else 0.0
     out: list[WindowEntry] = []
     append = out.append

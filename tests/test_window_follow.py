@@ -257,3 +257,15 @@ def test_codex_prompt_confirmed_in_a_later_poll_is_a_change(tmp_path: Path) -> N
     update = session.poll()
     assert update.changed and update.new_entries == []
     assert session.state().rounds == 2 and session.entries[-1].kind == Kind.USER
+
+
+def test_calibration_sums_to_the_total_even_for_empty_entries() -> None:
+    from ctx_tui.transcripts.builder import Transcript
+    from ctx_tui.transcripts.model import Format
+    from ctx_tui.window import calibrate
+
+    t = Transcript(Format.GENERIC)
+    entries = [t.add(Kind.SYSTEM, "system", "") for _ in range(3)]
+    placed = calibrate(entries, [0, 0, 0], 1000)
+    assert [w.tokens for w in placed] == [333, 334, 333] and placed[-1].position < 1.0
+    assert [w.tokens for w in calibrate(entries, [5, 0, 5], 0)] == [0, 0, 0]
