@@ -1,9 +1,9 @@
-"""``ctx-tui hook ...``: the Claude Code hook entry points and their installer.
+"""ctx-tui hook ...: the Claude Code hook entry points and their installer.
 
-``hook user-prompt-submit | session-start | pre-compact`` read the hook's JSON on
+hook user-prompt-submit | session-start | pre-compact read the hook's JSON on
 stdin and print the hook's answer (or nothing); they always exit 0 and never
-write to stderr, whatever happens (errors go to ``.ctx/hook-errors.log``).
-``hook install [--print]`` wires them into ``.claude/settings.json``.
+write to stderr, whatever happens (errors go to .ctx/hook-errors.log).
+hook install [--print] wires them into .claude/settings.json.
 """
 
 from __future__ import annotations
