@@ -235,6 +235,38 @@ def build_index(project: Path, config: Config, session: Session | None = None) -
     return index
 
 
+def _signature(project: Path, config: Config, session: Session | None) -> tuple[object, ...]:
+    """What the index depends on: the session's version and every source file's size and mtime."""
+    files = [config.paths.memory_path(project), *(project / n for n in INSTRUCTION_FILES)]
+    for folder, pattern in ((sessions_dir(project), "*.yaml"), (config.paths.handoff_path(project), "*.y*ml")):
+        if folder.is_dir():
+            files.extend(sorted(folder.glob(pattern)))
+    stamps = []
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        stamps.append((str(path), st.st_mtime_ns, st.st_size))
+    live = (id(session), str(session.path), session.version, len(session.entries)) if session is not None else None
+    return (str(project), live, tuple(stamps))
+
+
+_CACHE: dict[str, tuple[tuple[object, ...], Index]] = {}
+
+
+def cached_index(project: Path, config: Config, session: Session | None = None) -> Index:
+    """:func:`build_index`, reused while neither the session nor any source file changed (searches as you type)."""
+    key = str(project)
+    signature = _signature(project, config, session)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == signature:
+        return hit[1]
+    index = build_index(project, config, session)
+    _CACHE[key] = (signature, index)
+    return index
+
+
 def search(
     project: Path,
     query: str,
@@ -250,7 +282,7 @@ def search(
     """
     config = config or load_config(project).config
     started = time.perf_counter()
-    index = build_index(project, config, session)
+    index = cached_index(project, config, session)
     hits = index.search(query, top_k or config.retrieval.top_k, config.retrieval.relevance_threshold)
     if record:
         audit.record(

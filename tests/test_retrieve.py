@@ -119,3 +119,17 @@ def test_bm25_prefers_rare_terms_and_splits_compounds() -> None:
     bm25 = BM25([terms("common word rare"), terms("common word"), terms("common")])
     scores = bm25.scores(terms("rare common"))
     assert scores[0] > scores[1] > 0 and scores[2] > 0
+
+
+def test_index_is_reused_until_a_source_changes(tmp_path: Path) -> None:
+    from ctx_tui.retrieve import cached_index
+
+    project = _project(tmp_path)
+    config = Config()
+    first = cached_index(project, config)
+    assert cached_index(project, config) is first
+    memory = project / "MEMORY.md"
+    memory.write_text(memory.read_text(encoding="utf-8") + "- Prefer ripgrep over grep for searching\n", encoding="utf-8")
+    second = cached_index(project, config)
+    assert second is not first
+    assert search(project, "ripgrep", config=config)[0].text == "Prefer ripgrep over grep for searching"
