@@ -229,11 +229,14 @@ Result = tuple[str, dict[str, Any]]
 def _collect(project: Path, config: Config, req: Request) -> Result:
     if req.context is not None:
         text = context_text(req.context, req.sources)
-        if isinstance(req.context, str) and "session" not in req.sources:
-            text = ""  # plain text is the session's own words
+        sections = parse_sections(text)
+        if sections is not None:  # text collected before: keep the wanted sources
+            sections = [s for s in sections if s.source in req.sources]
+            text = "\n\n".join(s.text for s in sections)
+        elif isinstance(req.context, str):  # plain text: the session's own words
+            text = text if "session" in req.sources else ""
         key = req.session_id or DEFAULT_KEY
         origin = "context"
-        sections = parse_sections(text) or []
     else:
         path = Path(req.transcript).expanduser() if req.transcript else None
         if path is not None and not path.is_file():
@@ -247,8 +250,11 @@ def _collect(project: Path, config: Config, req: Request) -> Result:
         text = render_entries((w.entry for w in session.state().live), req.sources)
         key = req.session_id or _transcript_key(path)
         origin = str(path)
-        sections = parse_sections(text) or []
-    counts = {src: sum(1 for s in sections if s.source == src) for src in req.sources}
+        sections = parse_sections(text)
+    if sections is None:
+        counts = {src: int(src == "session" and bool(text.strip())) for src in req.sources}
+    else:
+        counts = {src: sum(1 for s in sections if s.source == src) for src in req.sources}
     metadata = {"originalLength": count_tokens(text), "sources": list(req.sources), "counts": counts,
                 "origin": origin, "sessionId": key}
     _remember(project, key, "collect", text, metadata)

@@ -234,3 +234,12 @@ def test_an_unexpected_failure_is_still_a_json_answer(tmp_path: Path, monkeypatc
     monkeypatch.setitem(api_module.HANDLERS, "clear", boom)
     out = handle_text('{"action": "clear"}', tmp_path)
     assert out["success"] is False and out["error"] == "clear: internal error: RuntimeError: disk on fire"
+
+
+def test_collect_given_collected_text_keeps_the_wanted_sources(project: Path) -> None:
+    whole = local({"action": "collect"}, project)["context"]
+    only_tools = local({"action": "collect", "context": whole, "options": {"sources": ["tools"]}}, project)
+    assert only_tools["success"] and "[session]" not in only_tools["context"] and "$ pytest -q" in only_tools["context"]
+    assert only_tools["metadata"]["counts"] == {"tools": 2}
+    plain = local({"action": "collect", "context": "just some notes"}, project)
+    assert plain["context"] == "just some notes" and plain["metadata"]["counts"] == {"session": 1, "tools": 0}

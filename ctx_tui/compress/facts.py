@@ -28,7 +28,7 @@ case-sensitive token (not part of a longer word) of the output.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol

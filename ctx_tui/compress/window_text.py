@@ -165,6 +165,7 @@ class Section:
     tool: str
     error: bool
     body: str
+    text: str  # the heading line and the body, as written
 
 
 def parse_sections(text: str) -> list[Section] | None:
@@ -182,6 +183,7 @@ def parse_sections(text: str) -> list[Section] | None:
                 tool=(m.group("tool") or "").strip(),
                 error=bool(m.group("error")),
                 body=text[m.end() : end].strip("\n"),
+                text=text[m.start() : end].strip("\n"),
             )
         )
     return sections
