@@ -29,7 +29,7 @@ FILL_GROUPS: tuple[tuple[str, str, frozenset[Kind]], ...] = (
     ("assistant", "heatmap--assistant", frozenset({Kind.ASSISTANT})),
     ("tool output", "heatmap--tool", frozenset({Kind.TOOL_CALL, Kind.TOOL_RESULT})),
     ("thinking", "heatmap--thinking", frozenset({Kind.THINKING})),
-    ("summary/system", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
+    ("summary", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
 )
 _GROUP_OF = {kind: index for index, (_, _, kinds) in enumerate(FILL_GROUPS) for kind in kinds}
 
@@ -163,10 +163,10 @@ class HeatMap(Widget):
         return text
 
     def _fill_legend(self) -> Text:
-        text = Text(end="")
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
         for (label, cls, _), share in zip(FILL_GROUPS, fill_shares(self._entries)):
-            text.append("█ ", style=self._component_style(cls))
-            text.append(f"{label} {share:.0%}  ")
+            text.append("█", style=self._component_style(cls))
+            text.append(f" {label} {share:.0%} ")
         return text
 
     def _item_legend(self, width: int, lines: int) -> list[Text]:
