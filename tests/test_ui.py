@@ -171,6 +171,29 @@ async def test_appended_rows_reach_the_screen(tmp_path: Path) -> None:
         assert f"{app.snapshot.state.context_tokens:,}" in figures
 
 
+async def test_watcher_failure_falls_back_to_polling(tmp_path: Path, monkeypatch) -> None:
+    from watchfiles import awatch as real_awatch
+
+    import ctx_tui.ui.app as app_module
+
+    def flaky_awatch(*paths, force_polling=False, **kw):
+        if not force_polling:
+            raise OSError(28, "inotify watch limit reached")
+        return real_awatch(*paths, force_polling=True, **kw)
+
+    monkeypatch.setattr(app_module, "awatch", flaky_awatch)
+    lines = demo_transcript().splitlines()
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join(lines[:10]) + "\n")
+    app = _app(path, tmp_path)
+    async with app.run_test() as pilot:
+        await _until(pilot, lambda: app.snapshot is not None and any("polling" in n.message for n in app._notifications))
+        first = app.snapshot.state.entries_total
+        with path.open("a") as fh:
+            fh.write("\n".join(lines[10:30]) + "\n")
+        await _until(pilot, lambda: app.snapshot.state.entries_total > first)
+
+
 async def test_missing_file_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "gone.jsonl"
     app = _app(path, tmp_path, follow=False)

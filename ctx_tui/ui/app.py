@@ -26,6 +26,8 @@ from ctx_tui.ui.screens.help import HelpScreen
 #: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
 DEBOUNCE_MS = 60
 STEP_MS = 20
+#: When the system's file notifications fail, the watcher polls at this interval instead.
+POLL_MS = 200
 
 
 #: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, then the flow screens'.
@@ -73,21 +75,31 @@ class DashboardApp(App[None]):
         size = feed.path.stat().st_size if feed.path.is_file() else 0
         self.post_message(Loading(feed.path, size))
         self._post(await asyncio.to_thread(feed.read))
+        polling = False
         while self.follow:
             dirs = feed.watched_dirs()
             if not dirs:
                 self.post_message(SourceProblem(f"nothing to watch: {feed.path.parent} does not exist"))
                 return
-            async for changes in awatch(
-                *dirs,
-                watch_filter=lambda _change, p: feed.is_relevant(Path(p)),
-                debounce=DEBOUNCE_MS,
-                step=STEP_MS,
-                recursive=False,
-            ):
-                self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}))
-                if feed.watched_dirs() != dirs:
-                    break  # a watched folder appeared or vanished: watch the new set
+            try:
+                async for changes in awatch(
+                    *dirs,
+                    watch_filter=lambda _change, p: feed.is_relevant(Path(p)),
+                    debounce=DEBOUNCE_MS,
+                    step=STEP_MS,
+                    recursive=False,
+                    force_polling=polling,
+                    poll_delay_ms=POLL_MS,
+                ):
+                    self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}))
+                    if feed.watched_dirs() != dirs:
+                        break  # a watched folder appeared or vanished: watch the new set
+            except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit is reached
+                if polling:
+                    self.post_message(SourceProblem(f"cannot watch the files any more: {exc}"))
+                    return
+                polling = True
+                self.post_message(SourceProblem(f"file notifications failed ({exc}); polling every {POLL_MS} ms"))
 
     def _post(self, result: ReadResult) -> None:
         for problem in result.problems:
@@ -116,10 +128,7 @@ class DashboardApp(App[None]):
         self._last_problem = message.text
         self.dashboard.show_problem(message.text)
 
-    # -- actions: one method per key; the flows replace the notices ---------------------
-    def _not_yet(self, what: str) -> None:
-        self.notify(f"{what} is not available yet.", title="Not available", severity="warning")
-
+    # -- actions: one method per key (the flows are in ctx_tui/ui/flows.py) -------------
     def action_compress(self) -> None:
         flows.compress(self)
 
