@@ -108,7 +108,8 @@ class UsagePanel(Vertical):
         self.bar.set_value(fraction, handoff_threshold)
         self.figures.update(figures(state))
         self.border_subtitle = f"trend: usage per round · handoff at {handoff_threshold:.0%} ┃"
-        trend = [float(p.tokens) for p in state.history] or [float(state.context_tokens)]
+        # A leading zero anchors the scale at 0, so bar heights compare to the peak, not to the lowest round.
+        trend = [0.0, *(float(p.tokens) for p in state.history)] if state.history else [0.0, float(state.context_tokens)]
         self.trend.data = trend
         banner = self.banner
         over = fraction >= handoff_threshold
