@@ -19,45 +19,48 @@ from ctx_tui import __version__
 from ctx_tui.config import ConfigError
 from ctx_tui.errors import CtxError
 
-COMMAND_MODULES: list[str] = [
-    "ctx_tui.cli.stats_cmd",
-    "ctx_tui.cli.hook_cmd",
-    "ctx_tui.cli.actions_cmd",
-    "ctx_tui.cli.config_cmd",
-    "ctx_tui.cli.memory_cmd",
-    "ctx_tui.cli.handoff_cmd",
-    "ctx_tui.cli.compress_cmd",
-    "ctx_tui.cli.api_cmd",
-]
+#: Each command name -> the module that registers it. Only the module of the
+#: command being run is imported, so a hook answers without loading the rest
+#: (tests/test_cli_dispatch.py checks this map against what modules register).
+COMMANDS: dict[str, str] = {
+    "stats": "ctx_tui.cli.stats_cmd",
+    "hook": "ctx_tui.cli.hook_cmd",
+    **dict.fromkeys(
+        ["refresh", "promote", "pending", "approve", "reject", "sync"], "ctx_tui.cli.actions_cmd"
+    ),
+    "config": "ctx_tui.cli.config_cmd",
+    **dict.fromkeys(
+        ["detect-decay", "register", "dismiss", "check-position", "summarize-session", "tiers"],
+        "ctx_tui.cli.memory_cmd",
+    ),
+    "handoff": "ctx_tui.cli.handoff_cmd",
+    **dict.fromkeys(["compress", "enhance"], "ctx_tui.cli.compress_cmd"),
+    "api": "ctx_tui.cli.api_cmd",
+}
+COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ctx-tui",
         description="A terminal cockpit for a long AI coding-agent session's context.",
     )
     parser.add_argument("--version", action="version", version=f"ctx-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
-
-
-def _command_names(parser: argparse.ArgumentParser) -> set[str]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        if not args_list or args_list[0] not in _command_names(parser) | {"-h", "--help", "--version"}:
+        if not args_list or args_list[0] not in COMMANDS.keys() | {"-h", "--help", "--version"}:
             from ctx_tui.cli.dashboard_cmd import run_dashboard
 
             return run_dashboard(args_list)
+        only = COMMANDS.get(args_list[0])
+        parser = build_parser([only] if only else COMMAND_MODULES)
         args = parser.parse_args(args_list)
         return int(args.func(args) or 0)
     except (CtxError, ConfigError) as exc:
