@@ -210,6 +210,7 @@ def test_feed_keeps_the_last_snapshot_when_the_file_goes(tmp_path: Path) -> None
     feed = SessionFeed(path, tmp_path, Config(), clock=lambda: FROZEN)
     first = feed.read()
     assert first.snapshot is not None and not first.problems
+    assert feed.read().snapshot is first.snapshot  # nothing new: no new snapshot to post
     path.unlink()
     second = feed.read({path})
     assert second.snapshot is first.snapshot and "missing" in second.problems[0]

@@ -28,6 +28,9 @@ DEBOUNCE_MS = 60
 STEP_MS = 20
 #: When the system's file notifications fail, the watcher polls at this interval instead.
 POLL_MS = 200
+#: The watcher wakes up at least this often; the first wake-up after it starts reads
+#: what was appended between the previous read and the start of the watch.
+CATCH_UP_MS = 500
 
 
 #: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, then the flow screens'.
@@ -62,6 +65,7 @@ class DashboardApp(App[None]):
         self.follow = follow
         self.feed = SessionFeed(path, project, config, clock)
         self._last_problem: str | None = None
+        self._posted: Snapshot | None = None  # the worker's last posted snapshot (worker side only)
 
     async def on_mount(self) -> None:
         self.dashboard = DashboardScreen(self.path, self.project)
@@ -81,6 +85,7 @@ class DashboardApp(App[None]):
             if not dirs:
                 self.post_message(SourceProblem(f"nothing to watch: {feed.path.parent} does not exist"))
                 return
+            caught_up = False
             try:
                 async for changes in awatch(
                     *dirs,
@@ -90,7 +95,13 @@ class DashboardApp(App[None]):
                     recursive=False,
                     force_polling=polling,
                     poll_delay_ms=POLL_MS,
+                    rust_timeout=CATCH_UP_MS,
+                    yield_on_timeout=True,
                 ):
+                    if not changes and caught_up:
+                        continue  # a quiet period
+                    # The first pass also reads what was appended while the watcher started.
+                    caught_up = True
                     self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}))
                     if feed.watched_dirs() != dirs:
                         break  # a watched folder appeared or vanished: watch the new set
@@ -104,7 +115,8 @@ class DashboardApp(App[None]):
     def _post(self, result: ReadResult) -> None:
         for problem in result.problems:
             self.post_message(SourceProblem(problem))
-        if result.snapshot is not None:
+        if result.snapshot is not None and result.snapshot is not self._posted:
+            self._posted = result.snapshot
             self.post_message(SnapshotReady(result.snapshot))
 
     # -- state ------------------------------------------------------------------------

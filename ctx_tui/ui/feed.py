@@ -64,7 +64,11 @@ class SessionFeed:
 
     # -- reading -------------------------------------------------------------------------
     def read(self, changed: Iterable[Path] = ()) -> ReadResult:
-        """Read what changed since the last call (everything on the first call)."""
+        """Read what changed since the last call (everything on the first call).
+
+        When neither the transcript nor another watched file changed, the
+        previous snapshot object is returned as it is.
+        """
         problems: list[str] = []
         changed = set(changed)
         if project_config_path(self.project) in changed:
@@ -80,16 +84,18 @@ class SessionFeed:
         if not self._session.exists:
             problems.append(f"{self.path.name} is missing (waiting for it to come back)")
             return ReadResult(self._last, tuple(problems))
-        memory, note = self._memory(self._session)
         first = self._last is None
         touched = first or update.changed or bool(changed - {self.path})
+        if not touched:
+            return ReadResult(self._last, tuple(problems))  # nothing new: the same snapshot
+        memory, note = self._memory(self._session)
         snapshot = Snapshot(
             state=state,
             memory=memory,
             memory_note=note,
             handoff_threshold=self.config.window.handoff_threshold,
             danger_zone=tuple(self.config.position.danger_zone),
-            changed_at=self._clock() if touched or self._last is None else self._last.changed_at,
+            changed_at=self._clock(),
             compacted=update.compacted and not first,
             reset=update.reset,
             new_entries=len(update.new_entries),
