@@ -66,8 +66,8 @@ class SessionFeed:
     def read(self, changed: Iterable[Path] = ()) -> ReadResult:
         """Read what changed since the last call (everything on the first call).
 
-        When neither the transcript nor another watched file changed, the
-        previous snapshot object is returned as it is.
+        A call without changed paths (the watcher's periodic wake-up) that finds
+        nothing appended returns the previous snapshot object as it is.
         """
         problems: list[str] = []
         changed = set(changed)
@@ -85,7 +85,7 @@ class SessionFeed:
             problems.append(f"{self.path.name} is missing (waiting for it to come back)")
             return ReadResult(self._last, tuple(problems))
         first = self._last is None
-        touched = first or update.changed or bool(changed - {self.path})
+        touched = first or update.changed or bool(changed)
         if not touched:
             return ReadResult(self._last, tuple(problems))  # nothing new: the same snapshot
         memory, note = self._memory(self._session)
