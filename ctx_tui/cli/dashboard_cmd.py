@@ -35,18 +35,26 @@ def run_dashboard(argv: list[str]) -> int:
         if args.path or args.agent:
             raise CtxError("--demo replays the bundled session; it takes no PATH, --claude or --codex")
         return _run_demo(args.speed)
+    if args.path is None and not args.agent:
+        # A first run on a machine with no agent session shows the bundled demo
+        # instead of an error; an explicit PATH or --claude/--codex still fails.
+        try:
+            path = session_path(args)
+        except CtxError as exc:
+            return _run_demo(args.speed, notice=f"{exc}. Showing the bundled demo session instead.")
+        return _run(path, project_root())
     return _run(session_path(args), project_root())
 
 
-def _run(path: Path, project: Path) -> int:
+def _run(path: Path, project: Path, notice: str | None = None) -> int:
     from ctx_tui.ui.app import DashboardApp  # Textual loads only when the dashboard runs
 
     config = load_config(project).config
-    DashboardApp(path, project, config).run()
+    DashboardApp(path, project, config, notice=notice).run()
     return 0
 
 
-def _run_demo(speed: float) -> int:
+def _run_demo(speed: float, notice: str | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="ctx-tui-demo-") as tmp:
         project = Path(tmp)
         target = prepare_demo_project(project)
@@ -55,7 +63,7 @@ def _run_demo(speed: float) -> int:
         writer = threading.Thread(target=replay, args=(steps, target, stop), name="demo replay", daemon=True)
         writer.start()
         try:
-            return _run(target, project)
+            return _run(target, project, notice)
         finally:
             stop.set()
             writer.join(timeout=2)

@@ -58,8 +58,10 @@ class DashboardApp(App[None]):
         *,
         follow: bool = True,
         clock: Callable[[], datetime] = datetime.now,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
+        self._startup_notice = notice
         self.path = path
         self.project = project
         self.follow = follow
@@ -70,6 +72,8 @@ class DashboardApp(App[None]):
     async def on_mount(self) -> None:
         self.dashboard = DashboardScreen(self.path, self.project)
         await self.push_screen(self.dashboard)  # its widgets exist before the first message
+        if self._startup_notice:
+            self.notify(self._startup_notice, title="Demo session", timeout=15, markup=False)
         self.follow_session()
 
     # -- the follow worker (never touches widgets) ---------------------------------------
