@@ -33,3 +33,12 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if any test wrote state next to the shared (read-only) transcripts."""
+    if FIXTURES.is_dir():
+        written = [str(p) for p in FIXTURES.rglob(".ctx")]
+        if written:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            print(f"\nA test wrote state into the shared fixtures: {written}")
