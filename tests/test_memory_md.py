@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from pathlib import Path
 
@@ -78,10 +77,13 @@ def test_sections_and_entries() -> None:
 
 
 def _only_insertions(old: str, new: str) -> bool:
-    ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    return all(tag in ("equal", "insert") for tag, *_ in ops) and sum(
-        i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal"
-    ) == len(old)
+    """True when ``new`` is ``old`` with text inserted (``old`` is a subsequence of ``new``).
+
+    A subsequence test, not a diff: difflib's alignment is not minimal and
+    reports a replacement for some pure insertions (repeated identical headings).
+    """
+    rest = iter(new)
+    return all(char in rest for char in old)
 
 
 def test_append_keeps_every_byte_and_follows_the_style() -> None:
