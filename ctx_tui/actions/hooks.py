@@ -34,7 +34,6 @@ from ctx_tui import audit
 from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, log_hook_error
 from ctx_tui.actions.restate import (
     pending_restatements,
-    plain_line,
     queue_path,
     refresh_item,
     reinjection_text,
@@ -44,6 +43,7 @@ from ctx_tui.actions.restate import (
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.items import Importance
 from ctx_tui.memory.session_store import SavedSummary, load_session_memory, update_session_memory
+from ctx_tui.plain_text import one_line
 
 # _heavy_imports_note: the transcript engine, the memory view and compression are
 # imported inside the functions that use them. Claude Code starts a hook process
@@ -255,7 +255,7 @@ def pre_compact(hook: HookInput) -> None:
         "compaction",
         session=hook.session_id,
         trigger=hook.trigger,
-        instructions=plain_line(hook.custom_instructions or "", 300) or None,
+        instructions=one_line(hook.custom_instructions or "", 300) or None,
         transcript=str(hook.transcript_path) if hook.transcript_path else None,
     )
     spawn_deferred("pre-compact", hook, _transcript(hook).stat().st_size)

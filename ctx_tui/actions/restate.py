@@ -17,7 +17,6 @@ deleted) and the queue starts empty.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -31,6 +30,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem, normalise_content, now_iso
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name, state_dir
+from ctx_tui.plain_text import one_line
 from ctx_tui.storage import locked, write_atomic
 
 RESTATE_DIR = "restate"
@@ -184,20 +184,6 @@ def take_restatements(project: Path, session_id: str) -> list[QueuedItem]:
     return items
 
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def plain_line(text: str, limit: int = MAX_ITEM_CHARS) -> str:
-    """``text`` as one line of plain text: no escapes or control characters, bounded."""
-    text = _ANSI.sub("", text)
-    text = _CONTROL.sub(" ", text)
-    text = " ".join(text.split())
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
-
-
 def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     """The plain-text restatement of ``items``, most important first ("" when none).
 
@@ -211,10 +197,10 @@ def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     size = len(HEADER)
     left_out = 0
     for _, (importance, kind, content) in ordered:
-        text = plain_line(content)
+        text = one_line(content, MAX_ITEM_CHARS)
         if not text:
             continue
-        line = f"- ({plain_line(kind.replace('_', ' '), 40)}, {plain_line(importance, 10)}) {text}"
+        line = f"- ({one_line(kind.replace('_', ' '), 40)}, {one_line(importance, 10)}) {text}"
         if size + 1 + len(line) > MAX_TEXT_CHARS:
             left_out += 1
             continue
@@ -275,7 +261,7 @@ def reinjection_text(memory: SessionMemory) -> str:
     left_out = 0
     for label, notes in groups:
         for note in notes:
-            text = plain_line(note.text)
+            text = one_line(note.text, MAX_ITEM_CHARS)
             key = normalise_content(text)
             if not text or key in seen:
                 continue

@@ -18,11 +18,12 @@ from pathlib import Path
 from ctx_tui.actions import promotions
 from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.actions.promotions import ApproveResult
-from ctx_tui.actions.restate import pending_restatements, plain_line, refresh_item, restatement_text
+from ctx_tui.actions.restate import pending_restatements, refresh_item, restatement_text
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.session_store import Promotion
 from ctx_tui.memory.view import build_memory_view
+from ctx_tui.plain_text import one_line
 from ctx_tui.transcripts.discover import CLAUDE, CODEX
 
 
@@ -53,7 +54,7 @@ def _run_refresh(args: argparse.Namespace) -> int:
         return 0
     for result in results:
         verb = "queued" if result.queued else "already queued"
-        print(f"{verb} {plain_line(result.item_id, 80)} for restatement ({result.queue_length} waiting)")
+        print(f"{verb} {one_line(result.item_id, 80)} for restatement ({result.queue_length} waiting)")
     if not is_hook_installed(project):
         print("the UserPromptSubmit hook is not installed (`ctx-tui hook install` wires it); to restate by hand, paste:")
         print(restatement_text(pending_restatements(project, view.session_id)))
@@ -69,12 +70,12 @@ def _run_promote(args: argparse.Namespace) -> int:
         print_json([asdict(r) for r in results])
         return 0
     for result in results:
-        print(f"{plain_line(result.item_id, 80)}: {result.message}")
+        print(f"{one_line(result.item_id, 80)}: {result.message}")
     return 0
 
 
 def _promotion_line(p: Promotion) -> str:
-    return f"{plain_line(p.item_id, 80)}  [{p.type.value}, {p.reason or 'manual'}]  {plain_line(p.content, 200)}"
+    return f"{one_line(p.item_id, 80)}  [{p.type.value}, {p.reason or 'manual'}]  {one_line(p.content, 200)}"
 
 
 def _run_pending(args: argparse.Namespace) -> int:
@@ -96,9 +97,9 @@ def _run_pending(args: argparse.Namespace) -> int:
 
 def _print_written(result: ApproveResult) -> None:
     for item_id in result.written:
-        print(f"wrote {plain_line(item_id, 80)} to {result.memory_path}")
+        print(f"wrote {one_line(item_id, 80)} to {result.memory_path}")
     for item_id in result.already_present:
-        print(f"{plain_line(item_id, 80)}: already in {result.memory_path.name}")
+        print(f"{one_line(item_id, 80)}: already in {result.memory_path.name}")
     if result.changed_meanwhile:
         print(f"note: {result.memory_path.name} changed on disk meanwhile; the change was kept")
 
@@ -111,7 +112,7 @@ def _run_approve(args: argparse.Namespace) -> int:
         print_json(asdict(result))
         return 0
     for item_id in result.approved:
-        print(f"approved {plain_line(item_id, 80)}")
+        print(f"approved {one_line(item_id, 80)}")
     _print_written(result)
     return 0
 
@@ -123,7 +124,7 @@ def _run_reject(args: argparse.Namespace) -> int:
         print_json({"rejected": rejected})
         return 0
     for item_id in dict.fromkeys(args.ids):
-        print(f"{'rejected' if item_id in rejected else 'already rejected'} {plain_line(item_id, 80)}")
+        print(f"{'rejected' if item_id in rejected else 'already rejected'} {one_line(item_id, 80)}")
     return 0
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ctx_tui.actions.restate import plain_line
 from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
@@ -23,6 +22,7 @@ from ctx_tui.memory.items import ItemType, parse_item_type
 from ctx_tui.memory.registry import dismiss_item, register_item
 from ctx_tui.memory.tiers import TierSummary
 from ctx_tui.memory.view import MemoryView, build_memory_view, session_id_of
+from ctx_tui.plain_text import one_line
 from ctx_tui.window import Session
 
 
@@ -67,7 +67,7 @@ def _run_detect_decay(args: argparse.Namespace) -> int:
     if args.json:
         print_json([s.as_dict() for s in view.flagged])
         return 0
-    print(f"Decay detection report — session {plain_line(view.session_id)}")
+    print(f"Decay detection report — session {one_line(view.session_id, 600)}")
     print(f"Current round: {view.current_round} · tracked items: {len(view.statuses)}")
     if not view.decay_enabled:
         print("Decay detection is off (decay.enabled: false in the config).")
@@ -76,7 +76,7 @@ def _run_detect_decay(args: argparse.Namespace) -> int:
     if not view.flagged:
         print("No decayed items.")
     for status in view.flagged:
-        print(f"[{status.importance.value.capitalize()} importance] {status.type.value} {status.id}: {plain_line(status.content)}")
+        print(f"[{status.importance.value.capitalize()} importance] {status.type.value} {status.id}: {one_line(status.content, 600)}")
         print(f"  {_last_seen(status)} (threshold {status.threshold}); {_where(status)}")
         print(f"  Suggestion: {status.recommendation}")
     warnings = [s for s in view.statuses if s.in_danger_zone and not s.flagged]
@@ -84,7 +84,7 @@ def _run_detect_decay(args: argparse.Namespace) -> int:
         print()
         print("Position warnings:")
         for status in warnings:
-            print(f"  {status.id}: {plain_line(status.content, 80)} — {_where(status)}; suggestion: {status.recommendation}")
+            print(f"  {status.id}: {one_line(status.content, 80)} — {_where(status)}; suggestion: {status.recommendation}")
     return 0
 
 
@@ -110,7 +110,7 @@ def _run_register(args: argparse.Namespace) -> int:
     verb = "registered" if created else "updated"
     print(
         f"{verb} {item.type.value} {item.id} ({item.importance.value} importance, round {item.entered_round}) "
-        f"in session {plain_line(session_id)}: {plain_line(item.content)}"
+        f"in session {one_line(session_id, 600)}: {one_line(item.content, 600)}"
     )
     return 0
 
@@ -122,7 +122,7 @@ def _run_dismiss(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"dismissed": item.model_dump(mode="json")})
     else:
-        print(f"dismissed {item.source} {item.type.value} {item.id}: {plain_line(item.content)}")
+        print(f"dismissed {item.source} {item.type.value} {item.id}: {one_line(item.content, 600)}")
     return 0
 
 
@@ -197,7 +197,7 @@ def session_summary(view: MemoryView, session: Session) -> dict[str, Any]:
 
 def summary_markdown(data: dict[str, Any]) -> str:
     lines = [
-        f"# Session {plain_line(data['session_id'])}",
+        f"# Session {one_line(data['session_id'], 600)}",
         "",
         f"Round {data['round']} · context {data['usage_pct']}% ({data['usage_source']}) · {data['compactions']} compactions",
     ]
@@ -206,25 +206,25 @@ def summary_markdown(data: dict[str, Any]) -> str:
         lines.extend(["", f"## {title}", ""])
         lines.extend(f"- {b}" for b in bullets) if bullets else lines.append("_none_")
 
-    section("Goals", [plain_line(t, 500) for t in data["goals"]])
+    section("Goals", [one_line(t, 500) for t in data["goals"]])
     decisions = []
     for d in data["decisions"]:
-        text = plain_line(d["decision"], 500)
+        text = one_line(d["decision"], 500)
         if d["rationale"]:
-            text += f" — because {plain_line(d['rationale'], 300)}"
+            text += f" — because {one_line(d['rationale'], 300)}"
         if d["affects_files"]:
-            text += " (files: " + ", ".join(f"`{plain_line(f, 200)}`" for f in d["affects_files"]) + ")"
+            text += " (files: " + ", ".join(f"`{one_line(f, 200)}`" for f in d["affects_files"]) + ")"
         decisions.append(text)
     section("Decisions", decisions)
-    section("Constraints", [plain_line(t, 500) for t in data["constraints"]])
-    section("Preferences", [plain_line(t, 500) for t in data["preferences"]])
+    section("Constraints", [one_line(t, 500) for t in data["constraints"]])
+    section("Preferences", [one_line(t, 500) for t in data["preferences"]])
     if data["findings"]:
-        section("Findings", [plain_line(t, 500) for t in data["findings"]])
-    section("Progress", [plain_line(t, 500) for t in data["progress"]])
+        section("Findings", [one_line(t, 500) for t in data["findings"]])
+    section("Progress", [one_line(t, 500) for t in data["progress"]])
     section(
         "Decayed items",
         [
-            f"[{d['importance']}] {d['type']} `{d['id']}`: {plain_line(d['content'], 300)} — "
+            f"[{d['importance']}] {d['type']} `{d['id']}`: {one_line(d['content'], 300)} — "
             + ("out of context" if d["out_of_context"] else f"{d['rounds_since_reference']} rounds since reference")
             + f" — {d['recommendation']}"
             for d in data["decayed"]
@@ -264,11 +264,11 @@ def _run_tiers(args: argparse.Namespace) -> int:
         print_json([tier_dict(t) for t in tiers])
         return 0
     for tier in tiers:
-        print(f"{tier.name:<12} {tier.count:>6,} items {tier.tokens:>10,} tokens   {plain_line(tier.location, 100)}")
+        print(f"{tier.name:<12} {tier.count:>6,} items {tier.tokens:>10,} tokens   {one_line(tier.location, 100)}")
         for label in tier.items:
-            print(f"    {plain_line(label, 110)}")
+            print(f"    {one_line(label, 110)}")
         if tier.problem:
-            print(f"    ! {plain_line(tier.problem, 200)}")
+            print(f"    ! {one_line(tier.problem, 200)}")
     return 0
 
 

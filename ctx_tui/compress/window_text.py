@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ctx_tui.plain_text import clean_block
 from ctx_tui.transcripts.model import Entry, Kind
 
 SOURCES = ("session", "tools")
@@ -33,10 +34,6 @@ _HEADING_RE = re.compile(
     re.M,
 )
 _COMMAND_KEYS = ("command", "cmd")
-#: Terminal escapes (CSI, OSC, two-byte) and control characters other than newline and tab:
-#: colour codes in tool output are noise to an agent and must not reach a terminal.
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _PATH_KEYS = ("file_path", "path", "notebook_path")
 
 
@@ -130,17 +127,10 @@ def render_entry(entry: Entry, tool_names: dict[str, str] | None = None) -> str 
     return f"### [{source}] {label}{round_part}\n{body}"
 
 
-def clean_text(text: str) -> str:
-    """``text`` without terminal escapes and control characters (newlines and tabs kept)."""
-    if "\x1b" in text:
-        text = _ESCAPES.sub("", text)
-    return _CONTROLS.sub("", text.replace("\r\n", "\n"))
-
-
 def render_entries(entries: Iterable[Entry], sources: Sequence[str] = SOURCES) -> str:
     """Entries of the wanted ``sources``, in order, as clean text (sections separated by a blank line).
 
-    Terminal escapes and control characters are dropped (:func:`clean_text`).
+    Terminal escapes and control characters are dropped (:func:`ctx_tui.plain_text.clean_block`).
     """
     wanted = set(sources)
     tool_names: dict[str, str] = {}
@@ -152,7 +142,7 @@ def render_entries(entries: Iterable[Entry], sources: Sequence[str] = SOURCES) -
             continue
         section = render_entry(entry, tool_names)
         if section:
-            parts.append(clean_text(section))
+            parts.append(clean_block(section))
     return "\n\n".join(parts)
 
 

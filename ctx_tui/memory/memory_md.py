@@ -29,6 +29,7 @@ from typing import Literal
 
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, normalise_content
+from ctx_tui.plain_text import one_line
 from ctx_tui.storage import locked, write_atomic
 
 BlockKind = Literal["heading", "entry", "text", "blank"]
@@ -234,7 +235,6 @@ def _sections(blocks: list[Block]) -> list[MdSection]:
 
 # -- writing -----------------------------------------------------------------
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
 _LEADING_MARKER = re.compile(r"(#{1,6}(?:\s|$)|>|[-*+](?:\s|$)|`{3,}|~{3,}|=+\s*$|<|\||([-*_])(?:\s*\2){2,}\s*$)")
 _ORDERED = re.compile(r"(\d{1,9})([.)])(\s|$)")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -242,7 +242,7 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 def entry_markdown(text: str) -> str:
     """``text`` as the content of one bullet line that cannot break the file's structure."""
-    one = " ".join(_CONTROL.sub(" ", text).split())
+    one = one_line(text)
     if not one:
         raise CtxError("a MEMORY.md entry cannot be empty")
     one = one.replace("<!--", "<\\!--").replace("-->", "--\\>")
@@ -260,7 +260,7 @@ def unescape(text: str) -> str:
 
 def _plain(text: str) -> str:
     """``text`` as it reads once written and parsed back (how titles and entries are compared)."""
-    one = " ".join(_CONTROL.sub(" ", text).split())
+    one = one_line(text)
     return unescape(one)
 
 
@@ -283,7 +283,7 @@ def _is_loose(blocks: list[Block], section: MdSection) -> bool:
 
 def comment_line(text: str) -> str:
     """``text`` as one HTML comment line that cannot end early or span lines."""
-    one = " ".join(_CONTROL.sub(" ", text).split()).replace("--", "- -")
+    one = one_line(text).replace("--", "- -")
     return f"<!-- {one} -->"
 
 
