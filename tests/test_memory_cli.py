@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from ctx_tui.audit import read_events
 from ctx_tui.cli import main
+from ctx_tui.config import Config
+from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.memory.view import build_memory_view
+from ctx_tui.window import Session
 
 from test_memory_decay import ROUNDS, write_session
 
@@ -25,7 +31,10 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def test_detect_decay_json_lists_decayed_only(transcript: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "register", transcript, "--id", "k8s", "--type", "finding", "--content", "The staging cluster runs Kubernetes 1.29")
+    # registered without reading the transcript: round 0, every mention counts
+    code, out, _ = _run(
+        capsys, "register", "--session-id", "chat", "--id", "k8s", "--type", "finding", "--content", "The staging cluster runs Kubernetes 1.29"
+    )
     assert code == 0 and "registered finding k8s" in out
     code, out, _ = _run(capsys, "detect-decay", transcript, "--json")
     assert code == 0
@@ -125,3 +134,34 @@ def test_register_and_dismiss_by_session_id_without_a_transcript(
     assert code == 0 and "dismissed registered goal g" in out
     code, _, err = _run(capsys, "dismiss", "--session-id", "s-1", "--id", "zzz")
     assert code == 2 and "no item 'zzz'" in err
+
+
+def test_an_item_registered_at_round_14_has_no_earlier_references(
+    transcript: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The migrations constraint is mentioned in rounds 1, 4, 7, 10, 13, 16, ... (test_memory_decay.PLANTED)."""
+    path = Path(transcript)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[: 2 * 14]))  # the session as it was at round 14
+    content = "Always run the alembic database migrations before deploying the service"
+    code, out, _ = _run(capsys, "register", transcript, "--id", "mig", "--type", "constraint", "--content", content, "--json")
+    assert code == 0 and json.loads(out)["item"]["entered_round"] == 14
+
+    def status() -> ItemStatus:
+        session = Session(path, Config())
+        session.poll()
+        found = build_memory_view(path.parent, session, Config()).status("mig")
+        assert found is not None
+        return found
+
+    fresh = status()
+    assert fresh.rounds_since_reference == 0 and fresh.referenced_rounds == ()
+    assert fresh.last_seen_round in (None, 14) and not fresh.decayed
+    path.write_text("".join(lines))  # rounds 15-30 arrive; mentions in 16, 19, 22, 25, 28
+    later = status()
+    assert later.referenced_rounds == (16, 19, 22, 25, 28)
+    assert later.last_seen_round == 28 and later.rounds_since_reference == ROUNDS - 28
+    memory = load_session_memory(path.parent, "chat")
+    assert memory.get_item("mig").referenced_rounds == [16, 19, 22, 25, 28]  # type: ignore[union-attr]
+    logged = [e["details"]["rounds"].get("mig") for e in read_events(path.parent) if e["action"] == "references"]
+    assert [r for r in logged if r] == [[16, 19, 22, 25, 28]]

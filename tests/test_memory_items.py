@@ -172,3 +172,22 @@ def test_a_changed_file_is_read_again_even_at_the_same_size(tmp_path: Path) -> N
     # what a caller changes on a loaded copy never leaks into the next load
     memory.items.clear()
     assert load_session_memory(tmp_path, "s").get_item("b2") is not None
+
+
+def test_no_reference_before_the_round_an_item_entered(tmp_path: Path) -> None:
+    # a file written before the fix: references from before the item existed are dropped on load
+    item = TrackedItem(id="x", type="constraint", content="Never push", entered_round=14, referenced_rounds=[1, 13, 14, 16])
+    assert item.referenced_rounds == [16]
+    assert item.with_references([3, 14, 20]).referenced_rounds == [16, 20]
+
+    def add(memory) -> None:  # type: ignore[no-untyped-def]
+        memory.upsert_item(item)
+        assert memory.add_references({"x": [2, 14]}) == {}  # nothing new: no audit-worthy rounds
+        assert memory.add_references({"x": [2, 17]}) == {"x": [17]}
+
+    memory = update_session_memory(tmp_path, "s", add)
+    assert memory.get_item("x").referenced_rounds == [16, 17]  # type: ignore[union-attr]
+    # re-registered with another meaning (entered again in round 18): the old references are not its own
+    moved = TrackedItem(id="x", type="constraint", content="Never force-push", entered_round=18)
+    memory = update_session_memory(tmp_path, "s", lambda m: m.upsert_item(moved))
+    assert memory.get_item("x").referenced_rounds == []  # type: ignore[union-attr]

@@ -5,7 +5,9 @@ For each item, from the transcript:
 * **rounds since reference** — the current round minus the latest round the
   item was stated or mentioned (see :mod:`ctx_tui.memory.references`; a
   restatement recorded in the session memory counts too); an item never
-  mentioned counts from the round it was registered in.
+  mentioned counts from the round it was registered in. Only rounds from the
+  one the item entered count: an item registered in round 14 has no
+  references in rounds 1-13, even when they said the same thing.
 * **decayed** — rounds since reference >= ``decay.threshold_rounds`` (20), or
   >= ``decay.high_importance_threshold`` (10) for high importance (the smaller
   of the two applies). The recommendation follows the importance: restate now
@@ -158,7 +160,11 @@ def status_of(
 ) -> ItemStatus:
     """The status of one item given the entries that state or mention it, as of ``current_round``."""
     found = [e for e in found if e.round <= current_round]
-    rounds = {e.round for e in found if e.round >= 1} | {r for r in item.referenced_rounds if r <= current_round}
+    # nothing said before the item entered refers to it (a statement earlier in the live
+    # window still places it: position and out-of-context look at every live occurrence)
+    rounds = {e.round for e in found if e.round >= max(1, item.entered_round)} | {
+        r for r in item.referenced_rounds if item.entered_round < r <= current_round
+    }
     if item.source == "extracted" and item.entered_round >= 1:
         rounds.add(item.entered_round)
     last_seen = max(rounds) if rounds else None

@@ -102,8 +102,8 @@ class TrackedItem(BaseModel):
     importance: Importance
     #: The round where the item entered the conversation (0: registered before any round).
     entered_round: int = Field(0, ge=0)
-    #: Rounds (1-based, ascending, unique) where a later entry mentioned the item
-    #: or it was restated; the latest MAX_REFERENCED_ROUNDS are kept.
+    #: Rounds (1-based, ascending, unique, after ``entered_round``) where a later entry
+    #: mentioned the item or it was restated; the latest MAX_REFERENCED_ROUNDS are kept.
     referenced_rounds: list[int] = Field(default_factory=list)
     source: ItemSource = "registered"
     dismissed: bool = False
@@ -133,12 +133,19 @@ class TrackedItem(BaseModel):
     def _sorted_rounds(cls, value: list[int]) -> list[int]:
         return sorted({r for r in value if r >= 1})[-MAX_REFERENCED_ROUNDS:]
 
+    @model_validator(mode="after")
+    def _references_after_entry(self) -> "TrackedItem":
+        """Rounds before (or of) the one the item entered are no references to it."""
+        self.referenced_rounds = [r for r in self.referenced_rounds if r > self.entered_round]
+        return self
+
     @property
     def last_seen_round(self) -> int:
         """The latest round where the item entered or was referenced."""
         return max([self.entered_round, *self.referenced_rounds])
 
     def with_references(self, rounds: list[int]) -> "TrackedItem":
-        """A copy with ``rounds`` added to the referenced rounds."""
-        merged = sorted({*self.referenced_rounds, *(r for r in rounds if r >= 1)})[-MAX_REFERENCED_ROUNDS:]
+        """A copy with ``rounds`` added to the referenced rounds (those after ``entered_round`` only)."""
+        later = (r for r in (*self.referenced_rounds, *rounds) if r > self.entered_round)
+        merged = sorted(set(later))[-MAX_REFERENCED_ROUNDS:]
         return self.model_copy(update={"referenced_rounds": merged})

@@ -146,9 +146,10 @@ class SessionMemory(_Model):
         """Record referenced rounds per item id; returns only the rounds that were new."""
         added: dict[str, list[int]] = {}
         for index, item in enumerate(self.items):
-            new = sorted(set(refs.get(item.id, ())) - set(item.referenced_rounds))
+            updated = item.with_references(list(refs.get(item.id, ())))
+            new = sorted(set(updated.referenced_rounds) - set(item.referenced_rounds))
             if new:
-                self.items[index] = item.with_references(new)
+                self.items[index] = updated
                 added[item.id] = new
         return added
 
