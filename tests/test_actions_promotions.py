@@ -71,7 +71,7 @@ def test_approve_writes_one_entry_per_item_across_repeated_syncs(project: Path) 
     entries = _entries(project)
     assert entries.count(("Preferences", "Answer in short sentences")) == 1
     assert entries.count(("Decisions", "Use SQLite for the cache")) == 1
-    mark = provenance_comment(SESSION_ID)
+    mark = f"<!-- {provenance_comment(SESSION_ID)} -->"
     assert _memory(project) == HAND_WRITTEN.replace(
         "<!-- the user's own comment -->\n",
         f"<!-- the user's own comment -->\n{mark}\n- Answer in short sentences\n",
@@ -90,7 +90,7 @@ def test_hand_edits_between_proposal_and_approval_survive(project: Path) -> None
     assert cli(project, *_sid("approve", "pref")).returncode == 0
     text = _memory(project)
     # every byte the user wrote is still there, in order; ctx-tui only inserted its lines
-    inserted = f"{provenance_comment(SESSION_ID)}\n- Run the linter before committing\n"
+    inserted = f"<!-- {provenance_comment(SESSION_ID)} -->\n- Run the linter before committing\n"
     assert text.replace(inserted, "") == edited
     assert _entries(project).count(("Preferences", "Run the linter before committing")) == 1
 

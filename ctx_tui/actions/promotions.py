@@ -20,7 +20,7 @@ deduplicated against what is there at that moment, so any number of
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,21 +31,17 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import Importance, ItemType, TrackedItem, normalise_content, now_iso
 from ctx_tui.memory.memory_md import (
     SECTION_FOR_TYPE,
-    Block,
     NewEntry,
-    add_entries,
+    append_entries,
     entry_markdown,
-    parse_memory,
     read_memory,
     unescape,
 )
 from ctx_tui.memory.session_store import Promotion, SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name
-from ctx_tui.storage import locked, write_atomic
 
 #: Types proposed automatically whatever their importance (long-lived by nature).
 ALWAYS_PROMOTED = frozenset({ItemType.USER_PREFERENCE, ItemType.PROJECT_CONFIG})
-_WRITE_RETRIES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +60,8 @@ class ApproveResult:
     approved: list[str] = field(default_factory=list)  # ids newly approved by this call
     written: list[str] = field(default_factory=list)  # ids whose entry this call added to MEMORY.md
     already_present: list[str] = field(default_factory=list)  # approved ids whose text was already there
-    #: MEMORY.md changed on disk since the caller saw it (``seen_digest``) or while
-    #: this call wrote it; the change was kept and the entries applied on top.
+    #: MEMORY.md changed on disk since the caller saw it (``seen_digest``); the
+    #: change was kept and the entries applied on top.
     changed_meanwhile: bool = False
 
 
@@ -244,7 +240,7 @@ def sync(project: Path, session_id: str, memory_path: Path, seen_digest: str | N
     changed = seen_digest is not None and memory_digest(memory_path) != seen_digest
     if not approved:
         return ApproveResult(memory_path, changed_meanwhile=changed)
-    written, retried = write_entries(memory_path, approved, session_id)
+    written = write_entries(memory_path, approved, session_id)
     written_ids = [p.item_id for p in written]
     present = [p.item_id for p in approved if p.item_id not in set(written_ids)]
     if written:
@@ -256,53 +252,28 @@ def sync(project: Path, session_id: str, memory_path: Path, seen_digest: str | N
             memory_file=str(memory_path),
             sections=sorted({SECTION_FOR_TYPE[p.type] for p in written}),
         )
-    return ApproveResult(memory_path, [], written_ids, present, changed or retried)
+    return ApproveResult(memory_path, [], written_ids, present, changed)
 
 
 # -- writing MEMORY.md ------------------------------------------------------
 
 
 def provenance_comment(session_id: str, when: datetime | None = None) -> str:
-    """The comment written above a promoted entry: which session, which day."""
+    """The comment written above a promoted entry: which session, which day.
+
+    Its text only: ``memory_md.append_entries`` writes it as an HTML comment line.
+    """
     day = (when or datetime.now(timezone.utc)).date().isoformat()
-    return f"<!-- ctx-tui: promoted from session {safe_name(session_id)} on {day} -->"
+    return f"ctx-tui: promoted from session {safe_name(session_id)} on {day}"
 
 
-def _annotate(text: str, keys: Iterable[str], comment: str) -> str:
-    """``text`` with ``comment`` on its own line above each entry whose key is in ``keys``."""
-    doc = parse_memory(text)
-    lines = {e.line for e in doc.entries if e.key in set(keys)}
-    blocks: list[Block] = []
-    for block in doc.blocks:
-        if block.kind == "entry" and block.line in lines:
-            blocks.append(Block("text", comment + doc.newline, block.line))
-        blocks.append(block)
-    return "".join(b.raw for b in blocks)
+def write_entries(memory_path: Path, promotions: Sequence[Promotion], session_id: str) -> list[Promotion]:
+    """Add the promotions' entries not already in MEMORY.md, each under its provenance comment; return those added.
 
-
-def write_entries(
-    memory_path: Path, promotions: Sequence[Promotion], session_id: str
-) -> tuple[list[Promotion], bool]:
-    """Add the promotions' entries not already in MEMORY.md; (those added, whether it re-read).
-
-    Same guarantees as ``memory_md.append_entries`` (lock, dedup against the
-    file as it is, re-read before the atomic replace), plus the provenance
-    comment above each new entry.
+    ``memory_md.append_entries`` does the writing (lock, dedup against the file
+    as it is, re-read before the atomic replace).
     """
     entries = {id(p): NewEntry(section=SECTION_FOR_TYPE[p.type], text=p.content) for p in promotions}
-    comment = provenance_comment(session_id)
-    retried = False
-    with locked(memory_path):
-        for _ in range(_WRITE_RETRIES):
-            before = read_memory(memory_path).render()
-            text, added = add_entries(before, list(entries.values()))
-            if not added:
-                return [], retried
-            text = _annotate(text, {_entry_key(e.text) for e in added}, comment)
-            if read_memory(memory_path).render() != before:
-                retried = True
-                continue
-            write_atomic(memory_path, text.encode("utf-8", errors="surrogateescape"))
-            added_ids = {id(e) for e in added}
-            return [p for p in promotions if id(entries[id(p)]) in added_ids], retried
-    raise CtxError(f"{memory_path}: the file keeps changing while ctx-tui writes it; try `ctx-tui sync` again")
+    added = append_entries(memory_path, list(entries.values()), comment=provenance_comment(session_id))
+    added_ids = {id(e) for e in added}
+    return [p for p in promotions if id(entries[id(p)]) in added_ids]
