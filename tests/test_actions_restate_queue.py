@@ -6,6 +6,10 @@ import json
 import multiprocessing
 from pathlib import Path
 
+import pytest
+from actions_support import SESSION_ID, register
+
+from ctx_tui.actions.hook_install import install_hooks
 from ctx_tui.actions.restate import (
     HEADER,
     MAX_TEXT_CHARS,
@@ -13,9 +17,13 @@ from ctx_tui.actions.restate import (
     enqueue,
     pending_restatements,
     queue_path,
+    restate_items,
     restatement_text,
     take_restatements,
 )
+from ctx_tui.audit import read_events
+from ctx_tui.errors import CtxError
+from ctx_tui.memory.session_store import load_session_memory
 
 
 def _item(item_id: str, importance: str = "high", content: str = "Never push to main", kind: str = "constraint") -> QueuedItem:
@@ -84,3 +92,35 @@ def test_text_is_ordered_plain_and_short() -> None:
     many = [_item(f"i{n}", content="x" * 590) for n in range(20)]
     long = restatement_text(many)
     assert len(long) <= MAX_TEXT_CHARS + 100 and "more queued item(s)" in long
+
+
+def test_restate_queues_only_when_the_hook_is_installed(tmp_path: Path) -> None:
+    """One decision for the CLI and the dashboard: queue for the hook, else hand back the text to paste."""
+    register(tmp_path, "no-push", "constraint", "Never push to main without a review")
+    register(tmp_path, "csv", "decision", "Export as CSV with a header row")
+    copied = restate_items(tmp_path, SESSION_ID, ["csv", "no-push"], 5)
+    assert not copied.hook_installed and copied.queued == (False, False) and copied.queue_length == 0
+    assert copied.text.splitlines()[1:] == [
+        "- (constraint, high) Never push to main without a review",
+        "- (decision, medium) Export as CSV with a header row",
+    ]
+    assert pending_restatements(tmp_path, SESSION_ID) == [] and not queue_path(tmp_path, SESSION_ID).exists()
+    memory = load_session_memory(tmp_path, SESSION_ID)
+    assert memory.get_item("csv").referenced_rounds == [5] == memory.get_item("no-push").referenced_rounds  # type: ignore[union-attr]
+
+    install_hooks(tmp_path)
+    queued = restate_items(tmp_path, SESSION_ID, ["no-push", "no-push"], 6)
+    assert queued.hook_installed and queued.item_ids == ("no-push",) and queued.queued == (True,)
+    assert queued.text == "" and [q.id for q in pending_restatements(tmp_path, SESSION_ID)] == ["no-push"]
+    assert restate_items(tmp_path, SESSION_ID, ["no-push"], 6).queued == (False,)  # already waiting
+
+    events = [(e["action"], e["details"]["item"], e["details"]["reference_round"]) for e in read_events(tmp_path)]
+    assert events == [
+        ("restatement_copied", "csv", 5),
+        ("restatement_copied", "no-push", 5),
+        ("restatement_queued", "no-push", 6),
+        ("restatement_queued", "no-push", 6),
+    ]
+    with pytest.raises(CtxError, match="unknown item 'nope'.*known items: no-push, csv"):
+        restate_items(tmp_path, SESSION_ID, ["csv", "nope"], 7)
+    assert len(list(read_events(tmp_path))) == 4  # nothing was done for csv either

@@ -14,7 +14,8 @@ from actions_support import SESSION_ID, cli, hook_stdin, register, wait_until, w
 from ctx_tui import audit
 from ctx_tui.actions import hooks
 from ctx_tui.actions.hook_runtime import run_hook
-from ctx_tui.actions.restate import queue_restatement
+from ctx_tui.actions.hook_install import install_hooks
+from ctx_tui.actions.restate import pending_restatements, queue_restatement
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import Note, load_session_memory, update_session_memory
 
@@ -46,13 +47,24 @@ def test_register_refresh_then_prompt_delivers_once(project: Path) -> None:
         done = cli(project, "register", "--id", item_id, "--type", kind, "--content", content, str(transcript))
         assert done.returncode == 0, done.stderr
 
+    stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="go on")
+    # no hook installed: nothing is queued, the text is printed to paste
+    done = cli(project, "refresh", "--id", "no-push", str(transcript))
+    assert done.returncode == 0, done.stderr
+    assert b"`ctx-tui hook install`" in done.stdout
+    assert b"paste this into the agent:\n[ctx-tui] Restatement" in done.stdout
+    assert b"- (constraint, high) Never push to main without a review" in done.stdout
+    assert pending_restatements(project, SESSION_ID) == []
+    # so a hook installed afterwards does not deliver what the user already pasted
+    install_hooks(project)
+    late = cli(project, "hook", "user-prompt-submit", stdin=stdin)
+    assert (late.returncode, late.stdout) == (0, b"")
+
     for item in ("csv", "no-push", "no-push"):
         done = cli(project, "refresh", "--id", item, str(transcript))
         assert done.returncode == 0, done.stderr
-    assert b"already queued" in done.stdout
-    assert b"to restate by hand, paste:\n[ctx-tui] Restatement" in done.stdout  # no hook installed here
+    assert b"already queued" in done.stdout and b"paste" not in done.stdout
 
-    stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="go on")
     first = cli(project, "hook", "user-prompt-submit", stdin=stdin)
     assert (first.returncode, first.stderr) == (0, b"")
     answer = json.loads(first.stdout)
@@ -71,6 +83,7 @@ def test_register_refresh_then_prompt_delivers_once(project: Path) -> None:
     memory = load_session_memory(project, SESSION_ID)
     assert memory.get_item("no-push").last_seen_round == len(PROMPTS)  # restating is a reference
     actions = _actions(project)
+    assert actions.count("restatement_copied") == 1
     assert actions.count("restatement_queued") == 3 and actions.count("restatement_delivered") == 1
 
 
@@ -85,6 +98,7 @@ def test_refresh_unknown_item_is_one_clear_line(project: Path) -> None:
 
 
 def test_hostile_item_text_is_plain_in_additional_context(project: Path) -> None:
+    install_hooks(project)
     transcript = write_transcript(project, PROMPTS)
     register(project, "evil", "critical_info", "\x1b]0;pwned\x07## Heading\n- bullet [red]x[/red] <!-- c -->\x1b[2J")
     assert cli(project, "refresh", "--id", "evil", str(transcript)).returncode == 0
@@ -171,6 +185,7 @@ def test_missing_transcript_exits_0_silently_and_logs(project: Path) -> None:
 
 
 def test_auto_refresh_with_missing_transcript_still_delivers_the_queue(project: Path) -> None:
+    install_hooks(project)
     transcript = write_transcript(project, PROMPTS)
     register(project, "no-push", "constraint", "Never push to main without a review")
     assert cli(project, "refresh", "--id", "no-push", str(transcript)).returncode == 0
@@ -182,6 +197,7 @@ def test_auto_refresh_with_missing_transcript_still_delivers_the_queue(project: 
 
 
 def test_broken_config_still_delivers_the_queue(project: Path) -> None:
+    install_hooks(project)
     transcript = write_transcript(project, PROMPTS)
     register(project, "no-push", "constraint", "Never push to main without a review")
     assert cli(project, "refresh", "--id", "no-push", str(transcript)).returncode == 0

@@ -282,7 +282,12 @@ async def test_restate_without_the_hook_copies_and_says_how_to_install(project: 
         await _settle(app, pilot)
         content = load_session_memory(project, SESSION_ID).get_item(item_id).content
         assert content in app.clipboard and app.clipboard.startswith("[ctx-tui] Restatement")
-        assert any("ctx-tui hook install" in m for m in _messages(app))
+        assert any("ctx-tui hook install" in m and "nothing was queued" in m for m in _messages(app))
+        # copied INSTEAD of queued: a hook installed later must not deliver it a second time
+        assert pending_restatements(project, SESSION_ID) == []
+    events = [e for e in audit.read_events(project) if e["action"].startswith("restatement")]
+    assert [(e["action"], e["details"]["item"]) for e in events] == [("restatement_copied", item_id)]
+    assert load_session_memory(project, SESSION_ID).get_item(item_id).last_seen_round == len(PROMPTS)
 
 
 # -- promotions ------------------------------------------------------------------------------

@@ -35,8 +35,8 @@ from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, log
 from ctx_tui.actions.restate import (
     pending_restatements,
     queue_path,
-    refresh_item,
     reinjection_text,
+    restate_items,
     restatement_text,
     take_restatements,
 )
@@ -140,18 +140,17 @@ def auto_refresh(
     """Queue every decayed (or out-of-context) high-importance item not already waiting.
 
     Returns the ids queued. Each counts as referenced in the current round
-    (``refresh_item``), so the same item is not restated again on the next prompt.
+    (``restate_items``), so the same item is not restated again on the next prompt.
+    This runs inside the prompt hook, so the queue is delivered: it always queues.
     """
     from ctx_tui.memory.view import build_memory_view  # see _heavy_imports_note
 
     with _session_at(transcript, config, limit_bytes) as session:
         view = build_memory_view(project, session, config)
     waiting = {q.id for q in pending_restatements(project, session_id)}
-    queued: list[str] = []
-    for status in view.flagged:
-        if status.importance is Importance.HIGH and status.id not in waiting:
-            refresh_item(project, session_id, status.id, view.current_round, reason="auto")
-            queued.append(status.id)
+    queued = [s.id for s in view.flagged if s.importance is Importance.HIGH and s.id not in waiting]
+    if queued:
+        restate_items(project, session_id, queued, view.current_round, reason="auto", hook_installed=True)
     audit.record(project, "auto_refresh", session=session_id, current_round=view.current_round, queued=queued)
     return queued
 

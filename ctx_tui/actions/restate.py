@@ -7,8 +7,10 @@ One JSON file per session, ``.ctx/restate/<session-id>.json``::
          "content": "...", "reason": "manual", "queued_at": "2026-...+00:00"}]}
 
 Writers (``ctx-tui refresh``, the dashboard's ``r``, the auto-refresh of the
-``UserPromptSubmit`` hook) add under the file's lock; an item already waiting is
-not queued twice. The hook takes the whole queue under the same lock and
+``UserPromptSubmit`` hook, all through :func:`restate_items`) add under the
+file's lock; an item already waiting is not queued twice. Only a project whose
+prompt hook is installed gets a queue: without the hook the user pastes the
+restatement, and nothing waits to be delivered twice. The hook takes the whole queue under the same lock and
 removes the file before releasing it, so two hooks running at once can never
 deliver the same item twice. A damaged queue file is moved aside (kept, never
 deleted) and the queue starts empty.
@@ -26,6 +28,7 @@ from typing import Any, Literal
 import orjson
 
 from ctx_tui import audit
+from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem, normalise_content, now_iso
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
@@ -154,7 +157,7 @@ def enqueue(project: Path, session_id: str, items: Iterable[QueuedItem]) -> list
 def queue_restatement(
     project: Path, session_id: str, item: TrackedItem, reason: Reason = "manual"
 ) -> QueueResult:
-    """Queue one item for the next prompt (no reference or audit: see ``refresh``)."""
+    """Queue one item for the next prompt (no reference or audit: see :func:`restate_items`)."""
     return enqueue(project, session_id, [queued_item_from(item, reason)])[0]
 
 
@@ -213,33 +216,76 @@ def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     return "\n".join(lines)
 
 
-def refresh_item(
-    project: Path, session_id: str, item_id: str, current_round: int, reason: Reason = "manual"
-) -> QueueResult:
-    """Restate an item: queue it, count it as referenced in ``current_round``, audit it.
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """What :func:`restate_items` did.
 
-    ``ctx-tui refresh --id`` and the dashboard's ``r`` call this; an unknown or
-    dismissed item is a :class:`CtxError` naming the known ones.
+    ``hook_installed``: the items were queued for the prompt hook (``queued``
+    says, per id, whether it was new in the queue; ``queue_length`` is what
+    waits now). Otherwise nothing was queued and ``text`` is the restatement
+    for the user to paste into the agent.
+    """
+
+    item_ids: tuple[str, ...]
+    hook_installed: bool
+    queued: tuple[bool, ...]  # per id: False when already waiting (or not queued: no hook)
+    queue_length: int
+    text: str  # "" when the hook delivers the items
+
+
+def _active_items(memory: SessionMemory, session_id: str, item_ids: Sequence[str]) -> list[TrackedItem]:
+    items = []
+    for item_id in dict.fromkeys(item_ids):
+        item = memory.get_item(item_id)
+        if item is None or item.dismissed:
+            known = ", ".join(i.id for i in memory.active_items()) or "none"
+            state = "dismissed" if item is not None else "unknown"
+            raise CtxError(f"{state} item {item_id!r} in session {session_id}; known items: {known}")
+        items.append(item)
+    return items
+
+
+def restate_items(
+    project: Path,
+    session_id: str,
+    item_ids: Sequence[str],
+    current_round: int,
+    reason: Reason = "manual",
+    hook_installed: bool | None = None,
+) -> Restatement:
+    """Restate items: the one place that decides how (``ctx-tui refresh``, the dashboard's ``r``, the hook).
+
+    With the ``UserPromptSubmit`` hook installed for the project the items are
+    queued for the next prompt (``restatement_queued``). Without it nothing is
+    queued (a hook installed later would deliver what the user already pasted):
+    the text to paste is returned (``restatement_copied``). Either way each item
+    counts as referenced in ``current_round``. ``hook_installed`` None looks it
+    up (:func:`~ctx_tui.actions.hook_install.is_hook_installed`); the hook's own
+    auto-refresh passes True. An unknown or dismissed id is a :class:`CtxError`
+    naming the known ones, raised before anything changes.
     """
     memory = load_session_memory(project, session_id)
-    item = memory.get_item(item_id)
-    if item is None or item.dismissed:
-        known = ", ".join(i.id for i in memory.active_items()) or "none"
-        state = "dismissed" if item is not None else "unknown"
-        raise CtxError(f"{state} item {item_id!r} in session {session_id}; known items: {known}")
-    result = queue_restatement(project, session_id, item, reason)
-    if current_round >= 1:
-        update_session_memory(project, session_id, lambda m: m.add_references({item_id: [current_round]}))
-    audit.record(
-        project,
-        "restatement_queued",
-        session=session_id,
-        item=item_id,
-        reason=reason,
-        queued=result.queued,
-        reference_round=current_round if current_round >= 1 else None,
-    )
-    return result
+    items = _active_items(memory, session_id, item_ids)
+    ids = tuple(item.id for item in items)
+    if hook_installed is None:
+        hook_installed = is_hook_installed(project)
+    if hook_installed:
+        results = enqueue(project, session_id, [queued_item_from(item, reason) for item in items])
+        queued = tuple(r.queued for r in results)
+        length, text = (results[-1].queue_length if results else 0), ""
+    else:
+        queued, length, text = tuple(False for _ in ids), 0, restatement_text(items)
+    reference = current_round if current_round >= 1 else None
+    if reference is not None:
+        update_session_memory(project, session_id, lambda m: m.add_references({i: [reference] for i in ids}))
+    for item_id, was_queued in zip(ids, queued):
+        if hook_installed:
+            audit.record(project, "restatement_queued", session=session_id, item=item_id, reason=reason,
+                         queued=was_queued, reference_round=reference)
+        else:
+            audit.record(project, "restatement_copied", session=session_id, item=item_id, reason=reason,
+                         reference_round=reference)
+    return Restatement(ids, hook_installed, queued, length, text)
 
 
 REINJECT_HEADER = (

@@ -1,7 +1,8 @@
 """Acting on memory: ``refresh``, ``promote``, ``pending``, ``approve``, ``reject``, ``sync``.
 
 ``refresh --id ID`` queues an item for restatement on the agent's next prompt
-(delivered by the ``UserPromptSubmit`` hook, see ``ctx-tui hook install``).
+(delivered by the ``UserPromptSubmit`` hook, see ``ctx-tui hook install``);
+without the hook it queues nothing and prints the restatement to paste.
 ``promote --id ID`` proposes an item for MEMORY.md; ``pending`` lists the
 proposals (adding automatic ones when ``sync.auto_promote`` is on);
 ``approve ID...`` / ``reject ID...`` decide; ``sync`` writes every approved one.
@@ -16,9 +17,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ctx_tui.actions import promotions
-from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.actions.promotions import ApproveResult
-from ctx_tui.actions.restate import pending_restatements, refresh_item, restatement_text
+from ctx_tui.actions.restate import restate_items
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
 from ctx_tui.config import Config, load_config
 from ctx_tui.memory.session_store import Promotion
@@ -48,16 +48,20 @@ def _run_refresh(args: argparse.Namespace) -> int:
     session = open_session(args, config)
     # stores extracted items and references first, so any id the dashboard shows can be refreshed
     view = build_memory_view(project, session, config)
-    results = [refresh_item(project, view.session_id, i, view.current_round) for i in dict.fromkeys(args.ids)]
+    result = restate_items(project, view.session_id, args.ids, view.current_round)
     if args.json:
-        print_json([asdict(r) for r in results])
+        print_json(asdict(result))
         return 0
-    for result in results:
-        verb = "queued" if result.queued else "already queued"
-        print(f"{verb} {one_line(result.item_id, 80)} for restatement ({result.queue_length} waiting)")
-    if not is_hook_installed(project):
-        print("the UserPromptSubmit hook is not installed (`ctx-tui hook install` wires it); to restate by hand, paste:")
-        print(restatement_text(pending_restatements(project, view.session_id)))
+    if not result.hook_installed:
+        print(
+            "not queued: no UserPromptSubmit hook delivers restatements in this project "
+            "(`ctx-tui hook install` wires it); paste this into the agent:"
+        )
+        print(result.text)
+        return 0
+    for item_id, queued in zip(result.item_ids, result.queued):
+        verb = "queued" if queued else "already queued"
+        print(f"{verb} {one_line(item_id, 80)} for restatement ({result.queue_length} waiting)")
     return 0
 
 
@@ -167,7 +171,9 @@ def _add_decision_args(parser: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    refresh = subparsers.add_parser("refresh", help="queue an item for restatement on the next prompt")
+    refresh = subparsers.add_parser(
+        "refresh", help="queue an item for restatement on the next prompt (without the hook: print it to paste)"
+    )
     refresh.add_argument("--id", dest="ids", action="append", required=True, help="item id (repeatable)")
     _add_common(refresh, session_id=False)
     refresh.set_defaults(func=_run_refresh)

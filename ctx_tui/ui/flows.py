@@ -19,15 +19,14 @@ from typing import TYPE_CHECKING, TypeVar
 from rich.text import Text
 from textual.css.query import NoMatches
 
-from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.actions.promotions import ApproveResult, ProposeResult, approve, memory_digest, propose, reject
-from ctx_tui.actions.restate import QueueResult, refresh_item, restatement_text
+from ctx_tui.actions.restate import Restatement, restate_items
 from ctx_tui.compress import render_entries
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.memory_md import SECTION_FOR_TYPE
 from ctx_tui.memory.registry import register_item
-from ctx_tui.memory.session_store import Promotion, load_session_memory
+from ctx_tui.memory.session_store import Promotion
 from ctx_tui.memory.view import MemoryView
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.ui.safe import clean, literal
@@ -128,33 +127,25 @@ def _needs_item(app: DashboardApp, what: str) -> str | None:
 
 
 def restate(app: DashboardApp) -> None:
-    """Queue the selected item for the next prompt; without the hook, also copy the restatement."""
+    """Queue the selected item for the next prompt; without the hook, copy the restatement instead."""
     ctx = flow_context(app)
     item_id = _needs_item(app, "restate") if ctx else None
     if ctx is None or item_id is None:
         return
 
-    def job() -> tuple[QueueResult, bool, str]:
-        result = refresh_item(ctx.project, ctx.session_id, item_id, ctx.current_round)
-        if is_hook_installed(ctx.project):
-            return result, True, ""
-        item = load_session_memory(ctx.project, ctx.session_id).get_item(item_id)
-        return result, False, restatement_text([item] if item else [])
-
-    def done(out: tuple[QueueResult, bool, str]) -> None:
-        result, installed, text = out
-        state = "queued" if result.queued else "already queued"
-        if installed:
+    def done(result: Restatement) -> None:
+        if result.hook_installed:
+            state = "queued" if result.queued[0] else "already queued"
             app.notify(f"'{item_id}' {state}: the agent sees it again with your next prompt "
                        f"({result.queue_length} waiting).", title="Restate", markup=False)
             return
-        app.copy_to_clipboard(text)
-        app.notify(f"'{item_id}' {state}, but no Claude Code hook delivers the queue in this project yet: the "
-                   f"restatement is on the clipboard, paste it into the agent. To deliver restatements on the next "
-                   f"prompt, {INSTALL_HINT} (what waits in the queue is delivered then).",
+        app.copy_to_clipboard(result.text)
+        app.notify(f"'{item_id}' is on the clipboard: paste it into the agent. No Claude Code hook delivers "
+                   f"restatements in this project, so nothing was queued; to have them sent with your next prompt, "
+                   f"{INSTALL_HINT}.",
                    title="Restate: copied to the clipboard", severity="warning", markup=False, timeout=12)
 
-    run_core(app, "Restate", job, done)
+    run_core(app, "Restate", lambda: restate_items(ctx.project, ctx.session_id, [item_id], ctx.current_round), done)
 
 
 # -- promotions (p, a, x) --------------------------------------------------------------------

@@ -18,7 +18,7 @@ class KeySpec:
 
 DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("c", "c", "compress", "Compress", "Compress the live window into a dense summary, preview it, then save, copy or turn it into a /compact line."),
-    KeySpec("r", "r", "restate", "Restate", "Queue the selected decayed item so the agent sees it again on the next prompt."),
+    KeySpec("r", "r", "restate", "Restate", "Queue the selected decayed item so the agent sees it again on the next prompt (without the hook: copy it to paste)."),
     KeySpec("p", "p", "promote", "Promote", "Propose the selected item for long-term memory (MEMORY.md); it waits for approval."),
     KeySpec("h", "h", "handoff", "Handoff", "Open the handoff form, pre-filled from the session, behind the quality gate."),
     KeySpec("slash", "/", "search", "Search", "Search every memory tier by relevance (BM25)."),
