@@ -4,11 +4,13 @@ Every state file under ``.ctx/`` and MEMORY.md is written through here:
 the writer takes an exclusive lock on a sidecar ``<file>.lock`` (``filelock``,
 which works across processes), writes a temp file in the same folder, fsyncs
 it and renames it over the target, so a reader never sees half a file and two
-writers never interleave.
+writers never interleave. Files that must never be replaced (handoffs) are
+created with :func:`create_exclusive`.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -17,7 +19,11 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from ctx_tui.errors import CtxError
+
 LOCK_TIMEOUT_S = 10.0
+#: :func:`create_exclusive` gives up after this many taken names (something is badly wrong then).
+MAX_SUFFIX = 10_000
 
 
 def lock_path(path: Path) -> Path:
@@ -65,3 +71,66 @@ def append_line(path: Path, line: str) -> None:
             os.write(fd, data)
         finally:
             os.close(fd)
+
+
+def _numbered(path: Path, n: int) -> Path:
+    """``path`` itself for 1, else ``name-N.ext`` (``report.yaml`` -> ``report-2.yaml``)."""
+    return path if n == 1 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+
+
+def _open_exclusive(path: Path, start: int, payload: bytes) -> Path:
+    """Fallback without hard links: ``O_EXCL`` create, then write (a reader may see it growing)."""
+    for n in range(start, MAX_SUFFIX + 1):
+        target = _numbered(path, n)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return target
+    raise CtxError(f"{path.parent}: more than {MAX_SUFFIX} files named {path.stem}*{path.suffix}; not writing another")
+
+
+def create_exclusive(path: Path, data: bytes | str) -> Path:
+    """Create a new file with ``data`` at ``path`` or, when taken, ``name-2.ext``, ``-3``, ...; return where.
+
+    Never overwrites: the data is written complete to a temp file in the same
+    folder, fsynced, then hard-linked to the first free name. ``link`` fails
+    when the name exists, so two processes racing for a name each get their
+    own, and a reader never sees half a file (unlike :func:`write_atomic`, whose
+    rename replaces an existing target). Where the filesystem has no hard
+    links (some network / FUSE mounts) it falls back to an ``O_EXCL`` create.
+    No lock is needed. Raises ``CtxError`` after ``MAX_SUFFIX`` taken names and
+    ``OSError`` for other filesystem failures.
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        for n in range(1, MAX_SUFFIX + 1):
+            target = _numbered(path, n)
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                    raise
+                return _open_exclusive(path, n, payload)
+            return target
+        raise CtxError(
+            f"{path.parent}: more than {MAX_SUFFIX} files named {path.stem}*{path.suffix}; not writing another"
+        )
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass

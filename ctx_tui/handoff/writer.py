@@ -2,10 +2,10 @@
 
 ``<handoff_dir>/{role-or-session}-{YYYYmmddTHHMMSSZ}.yaml``; a name already
 taken (another handoff in the same second, from this or another process) gets
-``-2``, ``-3``, ... The file is written complete to a temp file first and then
-*linked* to its name: ``link`` fails when the name exists, so creating is
-exclusive and a reader never sees half a handoff. (``storage.write_atomic``
-replaces its target, which is exactly what a handoff must never do.)
+``-2``, ``-3``, ... (``storage.create_exclusive``: written complete, then
+linked to a free name, so creating is exclusive and a reader never sees half a
+handoff; ``storage.write_atomic`` replaces its target, which is exactly what a
+handoff must never do).
 
 A handoff that fails the gate is refused (:class:`HandoffRefused`) unless
 ``force`` is given; a forced handoff carries its findings as a comment at the
@@ -14,9 +14,6 @@ top of the file. Every written handoff is recorded in the audit log.
 
 from __future__ import annotations
 
-import errno
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,9 +26,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
 from ctx_tui.handoff.schema import Handoff, dump_handoff
 from ctx_tui.paths import safe_name
-
-#: Give up after this many names taken in one second (something is badly wrong then).
-MAX_SUFFIX = 10_000
+from ctx_tui.storage import create_exclusive
 
 
 class HandoffRefused(CtxError):
@@ -76,55 +71,6 @@ def _forced_comment(findings: list[Finding]) -> str:
     return "\n".join(" ".join(line.split()) for line in lines)
 
 
-def _link_exclusive(tmp: str, folder: Path, stem: str) -> Path:
-    """Give the finished temp file the first free name ``stem[-N].yaml``."""
-    for n in range(1, MAX_SUFFIX + 1):
-        target = folder / (f"{stem}.yaml" if n == 1 else f"{stem}-{n}.yaml")
-        try:
-            os.link(tmp, target)
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
-                raise
-            # No hard links here (some network / FUSE filesystems): exclusive create instead.
-            return _create_exclusive(Path(tmp).read_bytes(), folder, stem, n)
-        return target
-    raise CtxError(f"{folder}: more than {MAX_SUFFIX} handoffs named {stem}; not writing another")
-
-
-def _create_exclusive(payload: bytes, folder: Path, stem: str, start: int) -> Path:
-    for n in range(start, MAX_SUFFIX + 1):
-        target = folder / (f"{stem}.yaml" if n == 1 else f"{stem}-{n}.yaml")
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            continue
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        return target
-    raise CtxError(f"{folder}: more than {MAX_SUFFIX} handoffs named {stem}; not writing another")
-
-
-def _write_new(folder: Path, stem: str, payload: bytes) -> Path:
-    """Write ``payload`` completely, then give it the first free name (see the module doc)."""
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".handoff-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        return _link_exclusive(tmp, folder, stem)
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-
-
 def write_handoff(
     project: Path,
     handoff: Handoff | Mapping[str, Any],
@@ -147,7 +93,7 @@ def write_handoff(
     text = dump_handoff(data, comment=None if ok else _forced_comment(findings))
     stem = file_stem(data, now or datetime.now(timezone.utc))
     try:
-        path = _write_new(folder, stem, text.encode("utf-8"))
+        path = create_exclusive(folder / f"{stem}.yaml", text)
     except OSError as exc:
         raise CtxError(f"{folder}: cannot write the handoff ({exc.strerror or exc})") from None
     session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
