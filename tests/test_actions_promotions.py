@@ -64,9 +64,9 @@ def test_approve_writes_one_entry_per_item_across_repeated_syncs(project: Path) 
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["approved"] == ["pref", "db"] and result["written"] == ["pref", "db"]
-    for _ in range(2):
+    for _ in range(2):  # written once: a later sync has nothing left to write
         again = json.loads(cli(project, *_sid("sync", "--json")).stdout)
-        assert again["written"] == [] and sorted(again["already_present"]) == ["db", "pref"]
+        assert again["written"] == [] and again["already_present"] == []
 
     entries = _entries(project)
     assert entries.count(("Preferences", "Answer in short sentences")) == 1
@@ -80,6 +80,43 @@ def test_approve_writes_one_entry_per_item_across_repeated_syncs(project: Path) 
     actions = [e["action"] for e in audit.read_events(project)]
     assert actions.count("promotion_proposed") == 2 and actions.count("promotion_approved") == 2
     assert actions.count("promotion_written") == 1
+
+
+def test_an_entry_deleted_by_hand_is_not_written_again(project: Path) -> None:
+    register(project, "pref", "user_preference", "Answer in short sentences")
+    register(project, "db", "decision", "Use SQLite for the cache")
+    promotions.propose(project, SESSION_ID, ["pref", "db"], project / "MEMORY.md")
+    assert promotions.approve(project, SESSION_ID, ["pref"], project / "MEMORY.md").written == ["pref"]
+    written = {p.item_id: p for p in load_session_memory(project, SESSION_ID).promotions}
+    assert written["pref"].written_at and written["pref"].written_to == str(project / "MEMORY.md")
+    assert written["db"].written_at is None and written["db"].written_to is None
+
+    # the user removes the entry (and its provenance comment) by hand
+    mark = f"<!-- {provenance_comment(SESSION_ID)} -->\n"
+    (project / "MEMORY.md").write_text(_memory(project).replace(f"{mark}- Answer in short sentences\n", ""))
+    assert _memory(project) == HAND_WRITTEN
+    for _ in range(2):
+        done = json.loads(cli(project, *_sid("sync", "--json")).stdout)
+        assert done["written"] == [] and done["already_present"] == []
+    assert _memory(project) == HAND_WRITTEN
+
+    # a new approval is still written, and only it
+    done = json.loads(cli(project, *_sid("approve", "db", "--json")).stdout)
+    assert done["written"] == ["db"]
+    assert [t for _, t in _entries(project)].count("Answer in short sentences") == 0
+    assert _entries(project).count(("Decisions", "Use SQLite for the cache")) == 1
+
+    # an entry the user wrote by hand before the approval counts as written too
+    register(project, "ci", "decision", "Keep CI under ten minutes")
+    promotions.propose(project, SESSION_ID, ["ci"], project / "MEMORY.md")
+    by_hand = _memory(project)
+    (project / "MEMORY.md").write_text(by_hand + "\n- Keep CI under ten minutes\n")
+    result = promotions.approve(project, SESSION_ID, ["ci"], project / "MEMORY.md")
+    assert result.written == [] and result.already_present == ["ci"]
+    assert load_session_memory(project, SESSION_ID).promotions[-1].written_at is not None
+    (project / "MEMORY.md").write_text(by_hand)
+    assert promotions.sync(project, SESSION_ID, project / "MEMORY.md").already_present == []
+    assert _memory(project) == by_hand
 
 
 def test_hand_edits_between_proposal_and_approval_survive(project: Path) -> None:
@@ -137,8 +174,9 @@ def test_hostile_content_stays_one_entry(project: Path) -> None:
     assert titles == ["Project memory", "Preferences", "Unknown section", "Critical information"]
     added = [e for e in doc.entries if e.section == "Critical information"]
     assert [e.text for e in added] == [" ".join(hostile.split())]
-    # a second approval round does not see it as new
-    assert promotions.sync(project, SESSION_ID, project / "MEMORY.md").already_present == ["evil"]
+    # written as it reads back: writing it again finds it there
+    promotion = load_session_memory(project, SESSION_ID).promotions[0]
+    assert promotions.write_entries(project / "MEMORY.md", [promotion], SESSION_ID) == []
 
 
 def test_errors_are_one_line_and_change_nothing(project: Path) -> None:

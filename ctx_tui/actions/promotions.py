@@ -9,7 +9,9 @@ project-config item. A rejected item is never proposed again automatically in
 that session. Approved items are written to MEMORY.md under the section of
 their type, each preceded by a provenance comment (session and date); an entry
 whose text is already anywhere in the file (also one written by hand) is not
-added again. Every step goes to the audit log.
+added again. Either way the promotion records when and where it was written
+(``written_at``, ``written_to``) and is never written again: an entry the user
+deletes by hand stays deleted. Every step goes to the audit log.
 
 Concurrency: session memory changes are locked read-modify-writes; MEMORY.md is
 changed under its lock, re-read just before the atomic replace, and
@@ -234,15 +236,37 @@ def approve(
     )
 
 
+def _mark_written(project: Path, session_id: str, item_ids: Sequence[str], memory_path: Path) -> None:
+    """Record on the promotions of ``item_ids`` that their entry is in ``memory_path`` now."""
+    ids = set(item_ids)
+    when = now_iso()
+
+    def change(memory: SessionMemory) -> None:
+        for index, promotion in enumerate(memory.promotions):
+            if promotion.item_id in ids and promotion.status == "approved" and promotion.written_at is None:
+                memory.promotions[index] = promotion.model_copy(
+                    update={"written_at": when, "written_to": str(memory_path)}
+                )
+
+    update_session_memory(project, session_id, change)
+
+
 def sync(project: Path, session_id: str, memory_path: Path, seen_digest: str | None = None) -> ApproveResult:
-    """Write every approved promotion of the session to MEMORY.md (each at most once)."""
-    approved = [p for p in load_session_memory(project, session_id).promotions if p.status == "approved"]
+    """Write the approved promotions not written yet to MEMORY.md, and mark them written.
+
+    An entry already in the file counts as written. A promotion written once is
+    never written again, so an entry the user deleted by hand stays deleted.
+    """
+    approved = [
+        p for p in load_session_memory(project, session_id).promotions if p.status == "approved" and p.written_at is None
+    ]
     changed = seen_digest is not None and memory_digest(memory_path) != seen_digest
     if not approved:
         return ApproveResult(memory_path, changed_meanwhile=changed)
     written = write_entries(memory_path, approved, session_id)
     written_ids = [p.item_id for p in written]
     present = [p.item_id for p in approved if p.item_id not in set(written_ids)]
+    _mark_written(project, session_id, [p.item_id for p in approved], memory_path)
     if written:
         audit.record(
             project,

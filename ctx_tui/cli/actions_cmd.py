@@ -5,7 +5,7 @@
 without the hook it queues nothing and prints the restatement to paste.
 ``promote --id ID`` proposes an item for MEMORY.md; ``pending`` lists the
 proposals (adding automatic ones when ``sync.auto_promote`` is on);
-``approve ID...`` / ``reject ID...`` decide; ``sync`` writes every approved one.
+``approve ID...`` / ``reject ID...`` decide; ``sync`` writes every approved one not written yet.
 Each takes the session like ``stats`` (PATH, or the newest session of the
 current directory); the promotion commands also accept ``--session-id``.
 """
@@ -146,7 +146,7 @@ def _run_sync(args: argparse.Namespace) -> int:
         return 0
     _print_written(result)
     if not (result.written or result.already_present):
-        print("nothing approved to write")
+        print("nothing approved left to write (an approved entry is written once)")
     if waiting:
         print(f"{len(waiting)} promotion(s) wait for a decision: see `ctx-tui pending`")
     return 0

@@ -81,6 +81,11 @@ class Promotion(_Model):
     proposed_at: str = Field(default_factory=now_iso)
     decided_at: str | None = None
     reason: str | None = None
+    #: When the approved entry was written to (or found already in) the memory file,
+    #: and which file: ``sync`` writes an approved promotion once, so an entry the
+    #: user deletes by hand later stays deleted. None: not written yet.
+    written_at: str | None = None
+    written_to: str | None = None
 
 
 #: Which structured list mirrors an item of each type (decisions are handled apart).
