@@ -11,7 +11,8 @@ Run from the project root: ``python bench/bench_compress.py [TRANSCRIPT ...]``
    window, per strategy, with how many kept facts are only named in the
    "Also referenced" line;
 3. retrieval: the hand-written BM25 against bm25s (cold import in a fresh
-   process, index and query time) on the same documents.
+   process, index and query time) on the same documents; bm25s is not a
+   dependency (``pip install bm25s`` to measure it, else "not measured").
 """
 
 from __future__ import annotations
