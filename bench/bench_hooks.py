@@ -145,18 +145,18 @@ def main() -> None:
 
         (project / ".ctx" / "config.yaml").write_text("decay:\n  auto_refresh: true\n")
         elapsed, _ = run_hook(project, "user-prompt-submit", ups)
-        job = wait_for(done("auto_refresh"))
+        job = wait_for(done("restate.auto_refreshed"))
         print(f"{'user-prompt-submit, auto_refresh on':48} {elapsed * 1000:7.0f} ms wall, "
               f"{CPU.pop() * 1000:.0f} ms CPU; the detached analysis finished {job:.1f} s later")
         elapsed, out = run_hook(project, "user-prompt-submit", ups)
         print(f"{'  next prompt delivers what it queued':48} {elapsed * 1000:7.0f} ms wall, "
               f"{CPU.pop() * 1000:.0f} ms CPU, {len(out)} bytes of JSON")
-        wait_for(done("auto_refresh", 2))
+        wait_for(done("restate.auto_refreshed", 2))
         (project / ".ctx" / "config.yaml").write_text("")
 
         pre = {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
         elapsed, _ = run_hook(project, "pre-compact", pre)
-        job = wait_for(done("compression_saved"))
+        job = wait_for(done("compress.saved"))
         print(f"{'pre-compact':48} {elapsed * 1000:7.0f} ms wall, {CPU.pop() * 1000:.0f} ms CPU; "
               f"the detached summary was saved {job:.1f} s later")
 

@@ -270,7 +270,7 @@ def _compress(project: Path, config: Config, req: Request) -> Result:
     metadata = result.metadata()
     metadata.pop("duration")
     _remember(project, req.session_id or DEFAULT_KEY, "compress", result.text, metadata)
-    audit.record(project, "compress", session=req.session_id, via="api", strategy=req.strategy,
+    audit.record(project, "compress.ran", session=req.session_id, via="api", strategy=req.strategy,
                  original=result.original_length, compressed=result.compressed_length,
                  retention=result.retention_rate)
     return result.text, metadata
@@ -323,7 +323,7 @@ def _clear(project: Path, config: Config, req: Request) -> Result:
         entries = data.get("entries") if isinstance(data.get("entries"), dict) else {}
         if path.exists():
             os.unlink(path)
-    audit.record(project, "clear", session=key, cleared=sorted(entries), size=size)
+    audit.record(project, "api.cache_cleared", session=key, cleared=sorted(entries), size=size)
     return "", {"sessionId": key, "clearedKeys": sorted(entries), "clearedSize": size, "cleared": size > 0}
 
 

@@ -287,7 +287,7 @@ def search(
     if record:
         audit.record(
             project,
-            "retrieve",
+            "retrieve.searched",
             session=(session.meta.session_id if session is not None else None),
             query=query[:200],
             hits=len(hits),
@@ -302,7 +302,7 @@ def retrieval_counts(project: Path) -> dict[str, int]:
     """Searches so far (from the audit log): how many found something (hits) and how many nothing (misses)."""
     searches = hits = 0
     for event in audit.read_events(project):
-        if event.get("action") == "retrieve":
+        if event.get("action") == "retrieve.searched":
             searches += 1
             found = event.get("details", {}).get("hits", 0)
             hits += 1 if isinstance(found, int) and found > 0 else 0

@@ -78,8 +78,8 @@ def test_approve_writes_one_entry_per_item_across_repeated_syncs(project: Path) 
     ) + f"\n\n## Decisions\n\n{mark}\n- Use SQLite for the cache"
     assert json.loads(cli(project, *_sid("pending", "--json")).stdout) == []
     actions = [e["action"] for e in audit.read_events(project)]
-    assert actions.count("promotion_proposed") == 2 and actions.count("promotion_approved") == 2
-    assert actions.count("promotion_written") == 1
+    assert actions.count("promotion.proposed") == 2 and actions.count("promotion.approved") == 2
+    assert actions.count("promotion.written") == 1
 
 
 def test_an_entry_deleted_by_hand_is_not_written_again(project: Path) -> None:
@@ -159,7 +159,7 @@ def test_reject_prevents_re_proposal(project: Path) -> None:
     assert load_session_memory(project, SESSION_ID).promotions[0].status == "rejected"
     # the user may still change their mind, explicitly
     assert promotions.propose(project, SESSION_ID, ["goal"], memory_path, again=True)[0].proposed
-    assert "promotion_rejected" in [e["action"] for e in audit.read_events(project)]
+    assert "promotion.rejected" in [e["action"] for e in audit.read_events(project)]
     assert _memory(project) == HAND_WRITTEN  # nothing approved, nothing written
 
 

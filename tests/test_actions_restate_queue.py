@@ -116,10 +116,10 @@ def test_restate_queues_only_when_the_hook_is_installed(tmp_path: Path) -> None:
 
     events = [(e["action"], e["details"]["item"], e["details"]["reference_round"]) for e in read_events(tmp_path)]
     assert events == [
-        ("restatement_copied", "csv", 5),
-        ("restatement_copied", "no-push", 5),
-        ("restatement_queued", "no-push", 6),
-        ("restatement_queued", "no-push", 6),
+        ("restate.copied", "csv", 5),
+        ("restate.copied", "no-push", 5),
+        ("restate.queued", "no-push", 6),
+        ("restate.queued", "no-push", 6),
     ]
     with pytest.raises(CtxError, match="unknown item 'nope'.*known items: no-push, csv"):
         restate_items(tmp_path, SESSION_ID, ["csv", "nope"], 7)

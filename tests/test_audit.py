@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
+import re
 from pathlib import Path
 
 import orjson
 
-from ctx_tui.audit import audit_path, read_events, record
+from ctx_tui.audit import LEGACY_ACTIONS, audit_path, read_events, record
 
+ROOT = Path(__file__).resolve().parents[1]
 WRITERS = 6
 EVENTS = 150
 
@@ -38,9 +40,38 @@ def test_concurrent_processes_lose_and_tear_no_line(tmp_path: Path) -> None:
 
 
 def test_event_shape_and_damaged_line_skipped(tmp_path: Path) -> None:
-    event = record(tmp_path, "register", session="abc", item_id="goal-1")
+    event = record(tmp_path, "memory.registered", session="abc", item_id="goal-1")
     assert set(event) == {"time", "session", "action", "details"}
     with audit_path(tmp_path).open("ab") as fh:
         fh.write(b'{"half": \n')
-    record(tmp_path, "decay", session="abc", items=["goal-1"])
-    assert [e["action"] for e in read_events(tmp_path)] == ["register", "decay"]
+    record(tmp_path, "memory.decayed", session="abc", items=["goal-1"])
+    assert [e["action"] for e in read_events(tmp_path)] == ["memory.registered", "memory.decayed"]
+
+
+def test_old_action_names_are_read_as_the_new_ones(tmp_path: Path) -> None:
+    for old in ("compression_saved", "restatement_queued", "compaction", "retrieve", "some.future_name"):
+        record(tmp_path, old, session="abc")
+    assert [e["action"] for e in read_events(tmp_path)] == [
+        "compress.saved", "restate.queued", "hook.pre_compact", "retrieve.searched", "some.future_name"
+    ]
+    assert LEGACY_ACTIONS["compress"] == "compress.ran"
+
+
+def _recorded_actions() -> set[str]:
+    """Every action name passed to ``audit.record`` in the package source."""
+    names: set[str] = set()
+    for path in ROOT.joinpath("ctx_tui").rglob("*.py"):
+        for call in path.read_text(encoding="utf-8").split("audit.record(")[1:]:
+            head = call.split("session=", 1)[0]
+            names.update(re.findall(r'"([^"]+)"', head))
+    return names
+
+
+def test_every_action_is_area_dot_verb_and_documented() -> None:
+    actions = _recorded_actions()
+    assert {"compress.saved", "hook.pre_compact", "handoff.written", "handoff.forced"} <= actions
+    doc = ROOT.joinpath("docs", "audit.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)` \|", doc, re.M))
+    assert all(re.fullmatch(r"[a-z]+\.[a-z_]+", a) for a in actions), actions
+    assert actions == documented
+    assert set(LEGACY_ACTIONS.values()) <= documented

@@ -26,7 +26,7 @@ def test_compress_window_json(project: Path, capsys: pytest.CaptureFixture[str])
     out = json.loads(capsys.readouterr().out)
     assert out["metadata"]["compressedLength"] == count_tokens(out["context"]) <= 400
     assert out["metadata"]["strategy"] == "semantic" and isinstance(out["factsLost"], list)
-    assert [e["action"] for e in read_events(project)] == ["compress"]
+    assert [e["action"] for e in read_events(project)] == ["compress.ran"]
 
 
 def test_compress_input_file_prints_text_and_figures(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,8 +83,8 @@ def test_register_refresh_then_prompt_delivers_once(project: Path) -> None:
     memory = load_session_memory(project, SESSION_ID)
     assert memory.get_item("no-push").last_seen_round == len(PROMPTS)  # restating is a reference
     actions = _actions(project)
-    assert actions.count("restatement_copied") == 1
-    assert actions.count("restatement_queued") == 3 and actions.count("restatement_delivered") == 1
+    assert actions.count("restate.copied") == 1
+    assert actions.count("restate.queued") == 3 and actions.count("restate.delivered") == 1
 
 
 def test_refresh_unknown_item_is_one_clear_line(project: Path) -> None:
@@ -126,7 +126,7 @@ def test_session_start_reinjects_after_compaction_only(project: Path) -> None:
         "- Constraint: Never push to main without a review",
         "- Preference: Answer in short sentences",
     ]
-    assert "memory_reinjected" in _actions(project)
+    assert "restate.reinjected" in _actions(project)
 
     startup = cli(project, "hook", "session-start", stdin=hook_stdin(project, "SessionStart", transcript, source="startup"))
     assert (startup.returncode, startup.stdout) == (0, b"")
@@ -138,10 +138,10 @@ def test_pre_compact_audits_and_saves_a_summary(project: Path) -> None:
     out = cli(project, "hook", "pre-compact",
               stdin=hook_stdin(project, "PreCompact", transcript, trigger="manual", custom_instructions="keep tests"))
     assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
-    wait_until(lambda: "compression_saved" in _actions(project))  # the detached job is done
+    wait_until(lambda: "compress.saved" in _actions(project))  # the detached job is done
     events = {e["action"]: e for e in audit.read_events(project)}
-    assert events["compaction"]["details"]["trigger"] == "manual"
-    assert events["compaction"]["details"]["instructions"] == "keep tests"
+    assert events["hook.pre_compact"]["details"]["trigger"] == "manual"
+    assert events["hook.pre_compact"]["details"]["instructions"] == "keep tests"
     summaries = load_session_memory(project, SESSION_ID).summaries
     assert len(summaries) == 1 and summaries[0].text.strip() and summaries[0].strategy == "summary"
     figures = summaries[0].figures
@@ -181,7 +181,7 @@ def test_missing_transcript_exits_0_silently_and_logs(project: Path) -> None:
     out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", missing, trigger="auto"))
     assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")
     assert "transcript not found" in (project / ".ctx" / "hook-errors.log").read_text()
-    assert "compaction" in _actions(project)  # what could be done was done
+    assert "hook.pre_compact" in _actions(project)  # what could be done was done
 
 
 def test_auto_refresh_with_missing_transcript_still_delivers_the_queue(project: Path) -> None:
@@ -229,7 +229,7 @@ def test_auto_refresh_restates_a_decayed_high_importance_item_once(project: Path
     stdin = hook_stdin(project, "UserPromptSubmit", transcript, prompt="next")
 
     def runs() -> list[dict]:
-        return [e for e in audit.read_events(project) if e["action"] == "auto_refresh"]
+        return [e for e in audit.read_events(project) if e["action"] == "restate.auto_refreshed"]
 
     first = cli(project, "hook", "user-prompt-submit", stdin=stdin)
     assert (first.returncode, first.stdout, first.stderr) == (0, b"", b"")  # the analysis runs detached
@@ -245,7 +245,7 @@ def test_auto_refresh_restates_a_decayed_high_importance_item_once(project: Path
     third = cli(project, "hook", "user-prompt-submit", stdin=stdin)
     assert (third.returncode, third.stdout) == (0, b"")
     wait_until(lambda: len(runs()) == 3)
-    queued = [e for e in audit.read_events(project) if e["action"] == "restatement_queued"]
+    queued = [e for e in audit.read_events(project) if e["action"] == "restate.queued"]
     assert {e["details"]["reason"] for e in queued} == {"auto"}
     assert not (project / ".ctx" / "hook-errors.log").exists()
 
@@ -255,7 +255,7 @@ def test_constraints_from_before_a_compaction_come_back_after_it(project: Path) 
     transcript = write_transcript(project, PROMPTS)
     out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", transcript, trigger="auto"))
     assert (out.returncode, out.stdout) == (0, b"")
-    wait_until(lambda: "compression_saved" in _actions(project))  # the detached job is done
+    wait_until(lambda: "compress.saved" in _actions(project))  # the detached job is done
     after = cli(project, "hook", "session-start", stdin=hook_stdin(project, "SessionStart", transcript, source="compact"))
     context = json.loads(after.stdout)["hookSpecificOutput"]["additionalContext"]
     assert any(line.startswith("- Constraint: ") and "Never push to main" in line for line in context.splitlines())

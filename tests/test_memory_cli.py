@@ -163,5 +163,5 @@ def test_an_item_registered_at_round_14_has_no_earlier_references(
     assert later.last_seen_round == 28 and later.rounds_since_reference == ROUNDS - 28
     memory = load_session_memory(path.parent, "chat")
     assert memory.get_item("mig").referenced_rounds == [16, 19, 22, 25, 28]  # type: ignore[union-attr]
-    logged = [e["details"]["rounds"].get("mig") for e in read_events(path.parent) if e["action"] == "references"]
+    logged = [e["details"]["rounds"].get("mig") for e in read_events(path.parent) if e["action"] == "memory.referenced"]
     assert [r for r in logged if r] == [[16, 19, 22, 25, 28]]

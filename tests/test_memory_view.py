@@ -39,8 +39,8 @@ def test_extraction_is_persisted_and_audited_once(tmp_path: Path, session: Sessi
     memory = load_session_memory(project, sid)
     assert {i.id for i in memory.items} == {i.id for i in view.extraction.added}
     assert [n.text for n in memory.preferences] == ["I prefer Feishu for build notifications."]
-    assert _actions(project).count("extract") == 1
-    assert "decay" in _actions(project)  # the Feishu preference is 12 rounds old
+    assert _actions(project).count("memory.extracted") == 1
+    assert "memory.decayed" in _actions(project)  # the Feishu preference is 12 rounds old
     path = session_memory_path(project, sid)
     before = (path.read_bytes(), path.stat().st_mtime_ns, len(list(read_events(project))))
     again = build_memory_view(project, session, Config())
@@ -53,7 +53,7 @@ def test_extraction_is_persisted_and_audited_once(tmp_path: Path, session: Sessi
 def test_decay_event_once_per_state(tmp_path: Path, session: Session) -> None:
     build_memory_view(tmp_path, session, Config(), current_round=ROUNDS)
     build_memory_view(tmp_path, session, Config(), current_round=ROUNDS)
-    decays = [e for e in read_events(tmp_path) if e["action"] == "decay"]
+    decays = [e for e in read_events(tmp_path) if e["action"] == "memory.decayed"]
     assert len(decays) == 1
     ids = {i["id"] for i in decays[0]["details"]["items"]}
     assert any(i.startswith("user_preference-") for i in ids)
@@ -66,7 +66,7 @@ def test_dismissed_stays_dismissed(tmp_path: Path, session: Session) -> None:
     view = build_memory_view(tmp_path, session, Config())
     assert view.status(pref.id) is None and view.extraction.added == ()
     assert load_session_memory(tmp_path, view.session_id).get_item(pref.id).dismissed  # type: ignore[union-attr]
-    assert "dismiss" in _actions(tmp_path)
+    assert "memory.dismissed" in _actions(tmp_path)
     with pytest.raises(CtxError, match="no item 'nope'"):
         dismiss_item(tmp_path, view.session_id, "nope")
 
@@ -91,7 +91,7 @@ def test_registered_item_is_never_duplicated_by_extraction(tmp_path: Path, sessi
     _, created = register_item(tmp_path, sid, "feishu", ItemType.USER_PREFERENCE, "Use Feishu for all notifications", ROUNDS)
     assert not created
     assert [i.id for i in load_session_memory(tmp_path, sid).items].count("feishu") == 1
-    registrations = [e for e in read_events(tmp_path) if e["action"] == "register"]
+    registrations = [e for e in read_events(tmp_path) if e["action"] == "memory.registered"]
     assert [e["details"]["created"] for e in registrations] == [True, True, False]
     with pytest.raises(CtxError, match="invalid --id"):
         register_item(tmp_path, sid, "bad id", ItemType.NOTE, "x", 1)
@@ -139,7 +139,7 @@ def test_what_if_round_ignores_later_mentions_and_logs_no_decay(tmp_path: Path, 
     assert pref.decayed and pref.rounds_since_reference == 11  # mentioned at round 6, not yet at 18
     at_20 = build_memory_view(tmp_path, session, Config(), current_round=20)
     assert not at_20.status(pref.item.id).decayed  # type: ignore[union-attr]
-    assert "decay" not in _actions(tmp_path)
+    assert "memory.decayed" not in _actions(tmp_path)
 
 
 def test_dismissed_registered_item_blocks_its_extraction(tmp_path: Path, session: Session) -> None:

@@ -86,7 +86,7 @@ def test_threshold_top_k_and_misses_are_counted(tmp_path: Path) -> None:
     assert len(search(project, "the uploader", top_k=1, config=config)) == 1
     config.retrieval.relevance_threshold = 1000.0
     assert search(project, "orjson", config=config) == []
-    events = [e for e in read_events(project) if e["action"] == "retrieve"]
+    events = [e for e in read_events(project) if e["action"] == "retrieve.searched"]
     assert [e["details"]["hits"] for e in events] == [0, 1, 0]
     assert retrieval_counts(project) == {"searches": 3, "hits": 1, "misses": 2}
 

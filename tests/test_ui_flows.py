@@ -240,7 +240,7 @@ async def test_compression_preview_shows_figures_copies_and_saves(project: Path)
         assert [s.strategy for s in summaries] == ["truncate"] and summaries[0].text == preview.result.text
         events = [e for e in audit.read_events(project) if e["action"].startswith("compress")]
         assert [(e["action"], e["details"].get("used")) for e in events] == [
-            ("compress", "clipboard"), ("compress", "session memory"), ("compress.saved", None)]
+            ("compress.ran", "clipboard"), ("compress.ran", "session memory"), ("compress.saved", None)]
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, CompressPreviewScreen)
@@ -270,7 +270,7 @@ async def test_restate_queues_and_the_hook_delivers_it(project: Path) -> None:
     assert content in context
     assert pending_restatements(project, SESSION_ID) == []
     actions = _actions(project)
-    assert actions.count("restatement_queued") == 1 and actions.count("restatement_delivered") == 1
+    assert actions.count("restate.queued") == 1 and actions.count("restate.delivered") == 1
 
 
 async def test_restate_without_the_hook_copies_and_says_how_to_install(project: Path) -> None:
@@ -285,8 +285,8 @@ async def test_restate_without_the_hook_copies_and_says_how_to_install(project: 
         assert any("ctx-tui hook install" in m and "nothing was queued" in m for m in _messages(app))
         # copied INSTEAD of queued: a hook installed later must not deliver it a second time
         assert pending_restatements(project, SESSION_ID) == []
-    events = [e for e in audit.read_events(project) if e["action"].startswith("restatement")]
-    assert [(e["action"], e["details"]["item"]) for e in events] == [("restatement_copied", item_id)]
+    events = [e for e in audit.read_events(project) if e["action"].startswith("restate.")]
+    assert [(e["action"], e["details"]["item"]) for e in events] == [("restate.copied", item_id)]
     assert load_session_memory(project, SESSION_ID).get_item(item_id).last_seen_round == len(PROMPTS)
 
 
@@ -346,8 +346,8 @@ async def test_approve_writes_exactly_one_entry_and_reject_writes_none(project: 
         statuses = {p.item_id: p.status for p in load_session_memory(project, SESSION_ID).promotions}
         assert statuses == {first: "approved", second: "rejected"}
     actions = _actions(project)
-    assert actions.count("promotion_proposed") == 2 and actions.count("promotion_approved") == 1
-    assert actions.count("promotion_written") == 1 and actions.count("promotion_rejected") == 1
+    assert actions.count("promotion.proposed") == 2 and actions.count("promotion.approved") == 1
+    assert actions.count("promotion.written") == 1 and actions.count("promotion.rejected") == 1
 
 
 async def test_approval_after_a_hand_edit_rereads_memory_md(project: Path) -> None:
@@ -398,7 +398,7 @@ async def test_new_item_registers_through_the_memory_core(project: Path) -> None
         assert any("'utc-times' registered" in m for m in _messages(app))
     item = load_session_memory(project, SESSION_ID).get_item("utc-times")
     assert item is not None and item.type is ItemType.USER_PREFERENCE and item.source == "registered"
-    assert "register" in _actions(project)
+    assert "memory.registered" in _actions(project)
 
 
 # -- search ----------------------------------------------------------------------------------
@@ -430,7 +430,7 @@ async def test_search_finds_a_planted_memory_entry_and_copies_the_enhance_block(
         await pilot.press("enter")
         await _settle(app, pilot)
         assert screen.hits == [] and "no match" in str(screen.query_one("#search-summary").render())
-    events = [e for e in audit.read_events(project) if e["action"] == "retrieve"]
+    events = [e for e in audit.read_events(project) if e["action"] == "retrieve.searched"]
     assert [e["details"]["hits"] > 0 for e in events] == [True, False]
 
 

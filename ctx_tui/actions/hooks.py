@@ -151,7 +151,7 @@ def auto_refresh(
     queued = [s.id for s in view.flagged if s.importance is Importance.HIGH and s.id not in waiting]
     if queued:
         restate_items(project, session_id, queued, view.current_round, reason="auto", hook_installed=True)
-    audit.record(project, "auto_refresh", session=session_id, current_round=view.current_round, queued=queued)
+    audit.record(project, "restate.auto_refreshed", session=session_id, current_round=view.current_round, queued=queued)
     return queued
 
 
@@ -179,7 +179,7 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
         return None
     audit.record(
         hook.cwd,
-        "restatement_delivered",
+        "restate.delivered",
         session=hook.session_id,
         items=[i.id for i in items],
         via="UserPromptSubmit",
@@ -200,7 +200,7 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
         return None
     audit.record(
         hook.cwd,
-        "memory_reinjected",
+        "restate.reinjected",
         session=hook.session_id,
         via="SessionStart",
         source=hook.source,
@@ -243,7 +243,7 @@ def save_window_summary(
         figures["trigger"] = trigger
     summary = SavedSummary(strategy=result.strategy, text=result.text, figures=figures)
     update_session_memory(project, session_id, lambda m: m.summaries.append(summary))
-    audit.record(project, "compression_saved", session=session_id, via="PreCompact", **result.metadata())
+    audit.record(project, "compress.saved", session=session_id, via="PreCompact", **result.metadata())
     return summary
 
 
@@ -251,7 +251,7 @@ def pre_compact(hook: HookInput) -> None:
     """Audit the compaction, then summarise the live window into session memory."""
     audit.record(
         hook.cwd,
-        "compaction",
+        "hook.pre_compact",
         session=hook.session_id,
         trigger=hook.trigger,
         instructions=one_line(hook.custom_instructions or "", 300) or None,

@@ -138,7 +138,7 @@ def propose(
     update_session_memory(project, session_id, change)
     for result in results:
         if result.proposed:
-            audit.record(project, "promotion_proposed", session=session_id, item=result.item_id, source="manual")
+            audit.record(project, "promotion.proposed", session=session_id, item=result.item_id, source="manual")
     return list(results)
 
 
@@ -171,7 +171,7 @@ def auto_propose(project: Path, session_id: str, config: Config, memory_path: Pa
     for promotion in added:
         audit.record(
             project,
-            "promotion_proposed",
+            "promotion.proposed",
             session=session_id,
             item=promotion.item_id,
             source="auto",
@@ -219,7 +219,7 @@ def reject(project: Path, session_id: str, ids: Sequence[str]) -> list[str]:
     """Reject pending promotions (they are not proposed again in this session)."""
     rejected = _decide(project, session_id, ids, "rejected", {"pending"})
     for item_id in rejected:
-        audit.record(project, "promotion_rejected", session=session_id, item=item_id)
+        audit.record(project, "promotion.rejected", session=session_id, item=item_id)
     return rejected
 
 
@@ -229,7 +229,7 @@ def approve(
     """Approve promotions (pending or rejected earlier) and write every approved one to MEMORY.md."""
     approved = _decide(project, session_id, ids, "approved", {"pending", "rejected"})
     for item_id in approved:
-        audit.record(project, "promotion_approved", session=session_id, item=item_id)
+        audit.record(project, "promotion.approved", session=session_id, item=item_id)
     result = sync(project, session_id, memory_path, seen_digest)
     return ApproveResult(
         memory_path, approved, result.written, result.already_present, result.changed_meanwhile
@@ -270,7 +270,7 @@ def sync(project: Path, session_id: str, memory_path: Path, seen_digest: str | N
     if written:
         audit.record(
             project,
-            "promotion_written",
+            "promotion.written",
             session=session_id,
             items=written_ids,
             memory_file=str(memory_path),

@@ -256,9 +256,9 @@ def restate_items(
     """Restate items: the one place that decides how (``ctx-tui refresh``, the dashboard's ``r``, the hook).
 
     With the ``UserPromptSubmit`` hook installed for the project the items are
-    queued for the next prompt (``restatement_queued``). Without it nothing is
+    queued for the next prompt (``restate.queued``). Without it nothing is
     queued (a hook installed later would deliver what the user already pasted):
-    the text to paste is returned (``restatement_copied``). Either way each item
+    the text to paste is returned (``restate.copied``). Either way each item
     counts as referenced in ``current_round``. ``hook_installed`` None looks it
     up (:func:`~ctx_tui.actions.hook_install.is_hook_installed`); the hook's own
     auto-refresh passes True. An unknown or dismissed id is a :class:`CtxError`
@@ -280,10 +280,10 @@ def restate_items(
         update_session_memory(project, session_id, lambda m: m.add_references({i: [reference] for i in ids}))
     for item_id, was_queued in zip(ids, queued):
         if hook_installed:
-            audit.record(project, "restatement_queued", session=session_id, item=item_id, reason=reason,
+            audit.record(project, "restate.queued", session=session_id, item=item_id, reason=reason,
                          queued=was_queued, reference_round=reference)
         else:
-            audit.record(project, "restatement_copied", session=session_id, item=item_id, reason=reason,
+            audit.record(project, "restate.copied", session=session_id, item=item_id, reason=reason,
                          reference_round=reference)
     return Restatement(ids, hook_installed, queued, length, text)
 

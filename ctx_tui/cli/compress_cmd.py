@@ -102,7 +102,7 @@ def run_compress(args: argparse.Namespace) -> int:
     result = compress_text(text, args.strategy or config.compression.strategy, target_ratio=args.target_ratio,
                            max_length=args.max_length, items=items, config=config)
     sid = session_id_of(session) if session is not None else None
-    audit.record(project, "compress", session=sid, via="cli", strategy=result.strategy,
+    audit.record(project, "compress.ran", session=sid, via="cli", strategy=result.strategy,
                  original=result.original_length, compressed=result.compressed_length,
                  retention=result.retention_rate)
     if args.save and sid is not None:

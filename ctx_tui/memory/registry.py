@@ -75,7 +75,7 @@ def register_item(
     assert isinstance(saved, TrackedItem)
     audit.record(
         project,
-        "register",
+        "memory.registered",
         session=session_id,
         item_id=saved.id,
         type=saved.type.value,
@@ -102,5 +102,5 @@ def dismiss_item(project: Path, session_id: str, item_id: str) -> TrackedItem:
 
     update_session_memory(project, session_id, apply)
     item = found["item"]
-    audit.record(project, "dismiss", session=session_id, item_id=item.id, type=item.type.value, source=item.source)
+    audit.record(project, "memory.dismissed", session=session_id, item_id=item.id, type=item.type.value, source=item.source)
     return item

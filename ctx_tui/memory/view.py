@@ -150,16 +150,16 @@ def build_memory_view(
     if added:
         audit.record(
             project,
-            "extract",
+            "memory.extracted",
             session=session_id,
             items=[{"id": i.id, "type": i.type.value, "content": i.content, "round": i.entered_round} for i in added],
         )
     if new_refs:
-        audit.record(project, "references", session=session_id, rounds=new_refs, current_round=current)
+        audit.record(project, "memory.referenced", session=session_id, rounds=new_refs, current_round=current)
     if decays:
         audit.record(
             project,
-            "decay",
+            "memory.decayed",
             session=session_id,
             current_round=current,
             items=[

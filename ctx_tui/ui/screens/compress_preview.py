@@ -60,7 +60,7 @@ def figures_text(result: CompressionResult) -> Text:
 
 def record_use(project: Path, session_id: str, result: CompressionResult, used: str) -> None:
     """Audit a compression the user used (copied or saved), as ``ctx-tui compress`` audits its own."""
-    audit.record(project, "compress", session=session_id, via="dashboard", used=used, strategy=result.strategy,
+    audit.record(project, "compress.ran", session=session_id, via="dashboard", used=used, strategy=result.strategy,
                  original=result.original_length, compressed=result.compressed_length,
                  retention=result.retention_rate)
 
