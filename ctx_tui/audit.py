@@ -20,28 +20,6 @@ from ctx_tui.paths import state_dir
 from ctx_tui.storage import append_line
 
 AUDIT_FILE = "audit.jsonl"
-#: Names logs written before the ``area.verb`` scheme used; :func:`read_events` reads them as the new ones.
-LEGACY_ACTIONS = {
-    "register": "memory.registered",
-    "dismiss": "memory.dismissed",
-    "extract": "memory.extracted",
-    "references": "memory.referenced",
-    "decay": "memory.decayed",
-    "restatement_queued": "restate.queued",
-    "restatement_copied": "restate.copied",
-    "restatement_delivered": "restate.delivered",
-    "auto_refresh": "restate.auto_refreshed",
-    "memory_reinjected": "restate.reinjected",
-    "compress": "compress.ran",
-    "compression_saved": "compress.saved",
-    "retrieve": "retrieve.searched",
-    "clear": "api.cache_cleared",
-    "promotion_proposed": "promotion.proposed",
-    "promotion_approved": "promotion.approved",
-    "promotion_rejected": "promotion.rejected",
-    "promotion_written": "promotion.written",
-    "compaction": "hook.pre_compact",
-}
 
 
 def audit_path(project: Path) -> Path:
@@ -61,11 +39,7 @@ def record(project: Path, action: str, session: str | None = None, **details: An
 
 
 def read_events(project: Path) -> Iterator[dict[str, Any]]:
-    """Every well-formed event in order; a damaged line is skipped.
-
-    An action written under its old name (:data:`LEGACY_ACTIONS`) is returned
-    under its current one, so readers match one name whatever wrote the log.
-    """
+    """Every well-formed event in order; a damaged line is skipped."""
     path = audit_path(project)
     try:
         fh = path.open("rb")
@@ -78,7 +52,4 @@ def read_events(project: Path) -> Iterator[dict[str, Any]]:
             except orjson.JSONDecodeError:
                 continue
             if isinstance(event, dict):
-                action = event.get("action")
-                if isinstance(action, str) and action in LEGACY_ACTIONS:
-                    event["action"] = LEGACY_ACTIONS[action]
                 yield event

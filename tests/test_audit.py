@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from ctx_tui.audit import LEGACY_ACTIONS, audit_path, read_events, record
+from ctx_tui.audit import audit_path, read_events, record
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITERS = 6
@@ -48,15 +48,6 @@ def test_event_shape_and_damaged_line_skipped(tmp_path: Path) -> None:
     assert [e["action"] for e in read_events(tmp_path)] == ["memory.registered", "memory.decayed"]
 
 
-def test_old_action_names_are_read_as_the_new_ones(tmp_path: Path) -> None:
-    for old in ("compression_saved", "restatement_queued", "compaction", "retrieve", "some.future_name"):
-        record(tmp_path, old, session="abc")
-    assert [e["action"] for e in read_events(tmp_path)] == [
-        "compress.saved", "restate.queued", "hook.pre_compact", "retrieve.searched", "some.future_name"
-    ]
-    assert LEGACY_ACTIONS["compress"] == "compress.ran"
-
-
 def _recorded_actions() -> set[str]:
     """Every action name passed to ``audit.record`` in the package source."""
     names: set[str] = set()
@@ -74,4 +65,3 @@ def test_every_action_is_area_dot_verb_and_documented() -> None:
     documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)` \|", doc, re.M))
     assert all(re.fullmatch(r"[a-z]+\.[a-z_]+", a) for a in actions), actions
     assert actions == documented
-    assert set(LEGACY_ACTIONS.values()) <= documented
