@@ -38,12 +38,8 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         yield
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Replace ``path`` with ``data`` atomically (temp file + rename, same folder).
-
-    The caller holds :func:`locked` when the write depends on what it read.
-    """
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+def _write_temp(path: Path, payload: bytes) -> str:
+    """Write ``payload`` to a fsynced temp file beside ``path`` and return its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -51,6 +47,20 @@ def write_atomic(path: Path, data: bytes | str) -> None:
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file + rename, same folder).
+
+    The caller holds :func:`locked` when the write depends on what it read.
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = _write_temp(path, payload)
+    try:
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o777)
         os.replace(tmp, path)
@@ -107,13 +117,8 @@ def create_exclusive(path: Path, data: bytes | str) -> Path:
     ``OSError`` for other filesystem failures.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _write_temp(path, payload)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         for n in range(1, MAX_SUFFIX + 1):
             target = _numbered(path, n)

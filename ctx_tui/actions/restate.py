@@ -196,24 +196,34 @@ def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     """
     rows = [(_value(i.importance), _value(i.type), i.content) for i in items]
     ordered = sorted(enumerate(rows), key=lambda pair: (IMPORTANCE_ORDER.get(pair[1][0], 3), pair[0]))
-    lines = [HEADER]
-    size = len(HEADER)
-    left_out = 0
+    lines = []
     for _, (importance, kind, content) in ordered:
         text = one_line(content, MAX_ITEM_CHARS)
-        if not text:
-            continue
-        line = f"- ({one_line(kind.replace('_', ' '), 40)}, {one_line(importance, 10)}) {text}"
+        if text:
+            lines.append(f"- ({one_line(kind.replace('_', ' '), 40)}, {one_line(importance, 10)}) {text}")
+    return _fit(HEADER, lines, "({} more queued item(s) did not fit; see `ctx-tui detect-decay`.)")
+
+
+def _fit(header: str, lines: Sequence[str], overflow: str) -> str:
+    """``header`` and as many ``lines`` as fit in ``MAX_TEXT_CHARS``, in order.
+
+    A line that does not fit is counted (never cut in half) and the count is
+    named by ``overflow`` (a format string); "" when there are no lines.
+    """
+    kept = [header]
+    size = len(header)
+    left_out = 0
+    for line in lines:
         if size + 1 + len(line) > MAX_TEXT_CHARS:
             left_out += 1
             continue
-        lines.append(line)
+        kept.append(line)
         size += 1 + len(line)
-    if len(lines) == 1:
+    if len(kept) == 1:
         return ""
     if left_out:
-        lines.append(f"({left_out} more queued item(s) did not fit; see `ctx-tui detect-decay`.)")
-    return "\n".join(lines)
+        kept.append(overflow.format(left_out))
+    return "\n".join(kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,25 +311,13 @@ def reinjection_text(memory: SessionMemory) -> str:
     one line each, within ``MAX_TEXT_CHARS`` (later facts are counted, not cut).
     """
     groups = (("Goal", memory.goals), ("Constraint", memory.constraints), ("Preference", memory.preferences))
-    lines = [REINJECT_HEADER]
-    size = len(REINJECT_HEADER)
+    lines = []
     seen: set[str] = set()
-    left_out = 0
     for label, notes in groups:
         for note in notes:
             text = one_line(note.text, MAX_ITEM_CHARS)
             key = normalise_content(text)
-            if not text or key in seen:
-                continue
-            seen.add(key)
-            line = f"- {label}: {text}"
-            if size + 1 + len(line) > MAX_TEXT_CHARS:
-                left_out += 1
-                continue
-            lines.append(line)
-            size += 1 + len(line)
-    if len(lines) == 1:
-        return ""
-    if left_out:
-        lines.append(f"({left_out} more in .ctx/sessions/; see `ctx-tui summarize-session`.)")
-    return "\n".join(lines)
+            if text and key not in seen:
+                seen.add(key)
+                lines.append(f"- {label}: {text}")
+    return _fit(REINJECT_HEADER, lines, "({} more in .ctx/sessions/; see `ctx-tui summarize-session`.)")
