@@ -37,6 +37,8 @@ from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
 _CODEX_USAGE_KEYS = ("total_tokens", "input_tokens", "cached_input_tokens", "output_tokens")
 _EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
+#: First characters of a string that may parse as a JSON object (JSON whitespace or a brace).
+_OBJECT_STARTS = frozenset("{ \t\n\r")
 _WRAPPER_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -107,6 +109,11 @@ class CodexReader:
         return line
 
     def _new_token_count(self, line: bytes, start: int) -> bytes | None:
+        """Read a ``token_count`` from its ``info`` object alone (the rest is rate limits).
+
+        ``"info":null`` carries nothing. When the ``info`` bytes cannot be cut
+        out or do not parse on their own, the whole row is parsed instead.
+        """
         info_at = line.find(b'"info":', start)
         end = line.find(b',"rate_limits":', info_at)
         info = line[info_at:end] if info_at >= 0 and end >= 0 else None
@@ -114,7 +121,17 @@ class CodexReader:
         if info is not None and marker == self._last_token_count:
             return None
         self._last_token_count = marker
-        return line
+        if info is None:
+            return line
+        if info == b'"info":null':
+            return None
+        try:
+            parsed = orjson.loads(info[7:])
+        except orjson.JSONDecodeError:
+            return line
+        if isinstance(parsed, dict):
+            self._usage(parsed)
+        return None
 
     def _turn_context_from_bytes(self, line: bytes, at: int) -> bool:
         values = []
@@ -199,9 +216,14 @@ class CodexReader:
         if ptype == "function_call":
             name = str(p.get("name") or "")
             raw = p.get("arguments")
-            try:
-                data = orjson.loads(raw) if isinstance(raw, str) else raw
-            except orjson.JSONDecodeError:
+            if not isinstance(raw, str):
+                data = raw
+            elif raw[:1] in _OBJECT_STARTS:
+                try:
+                    data = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    data = None
+            else:  # cannot be a JSON object (redacted transcripts): no parse, no exception
                 data = None
             if isinstance(data, dict):
                 json_text = raw if isinstance(raw, str) else None

@@ -1,0 +1,62 @@
+"""The whole-file read of each Codex fixture, pinned: speed work on the reader must not change a result.
+
+The expected digests were computed by the reader before the Codex hot path was
+optimised (commit f6ed017). Each digest covers every field of every entry
+(``tokens`` as read: the estimate, before any tokenizer count), the session
+meta, the compactions, the rounds, the usage history and the skipped lines, and
+the stats a cold ``ctx-tui stats`` reports. A change that alters any of them
+fails here; if the change is intended, recompute the digest and say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields
+from pathlib import Path
+
+import orjson
+import pytest
+
+from conftest import CODEX_FULL, CODEX_REDACTED, fixture
+from ctx_tui.transcripts.model import Entry
+from ctx_tui.window import Session
+
+EXPECTED = {
+    CODEX_REDACTED: ("4dd9a95bcb64f9d1e01cc44e39a1e71e87979943a2db35dceec8d849072dca4e", 1303),
+    CODEX_FULL: ("87d8efbb8598bccd8bdbb860354baddf43043a0d30e9e273565c0f15cd5b6325", 249),
+}
+
+
+def _entry_row(entry: Entry) -> list:
+    row = []
+    for f in fields(Entry):
+        value = getattr(entry, f.name)
+        if f.name == "usage" and value is not None:
+            value = [getattr(value, u.name) for u in fields(value)]
+        row.append(value)
+    return row
+
+
+def read_digest(path: Path) -> tuple[str, int]:
+    """A digest of everything a whole-file read yields, and the number of entries."""
+    session = Session(path)
+    session.poll()
+    t = session._reader.transcript
+    stats = session.state(positions=False)
+    whole = {
+        "entries": [_entry_row(e) for e in session.entries],
+        "meta": [getattr(t.meta, f.name) for f in fields(t.meta)],
+        "compactions": [[c.seq, c.timestamp, c.trigger, c.pre_tokens] for c in t.compactions],
+        "round": t.round,
+        "live_start": t.live_start,
+        "skipped": t.skipped,
+        "history": [[p.round, p.tokens, p.source] for p in t.history],
+        "stats": [stats.context_tokens, stats.context_window, stats.usage_source, stats.rounds, stats.entries_total],
+    }
+    data = orjson.dumps(whole, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(data).hexdigest(), len(session.entries)
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
+def test_codex_whole_read_is_unchanged(name: str) -> None:
+    assert read_digest(fixture(name)) == EXPECTED[name]
