@@ -30,6 +30,8 @@ from ctx_tui.window_model import UsagePoint
 #: the others keep their text whole. A tool call's text is ``name {input JSON}``.
 PREVIEW_LIMITS = {Kind.TOOL_RESULT: PREVIEW_CHARS, Kind.THINKING: PREVIEW_CHARS, Kind.TOOL_CALL: TOOL_INPUT_CHARS}
 #: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
+#: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
+_TOOL_CALL, _TOOL_RESULT = Kind.TOOL_CALL, Kind.TOOL_RESULT
 _PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
 
 
@@ -116,9 +118,9 @@ class Transcript:
             tokens = (chars + 3) // 4
         else:
             tokens = estimate_tokens(text)
-        if kind == Kind.TOOL_CALL and tool_use_id and tool_name:
+        if kind is _TOOL_CALL and tool_use_id and tool_name:
             self.tool_names[tool_use_id] = tool_name
-        elif kind == Kind.TOOL_RESULT and tool_use_id and not tool_name:
+        elif kind is _TOOL_RESULT and tool_use_id and not tool_name:
             tool_name = self.tool_names.get(tool_use_id)
         # Positional (in Entry's field order): twice as fast as keywords, and this
         # runs once per entry of a 100 MB transcript. test_builder_fills_every_field checks it.
@@ -138,7 +140,7 @@ class Transcript:
         """
         body = _json_text(data) if json_text is None else json_text
         tool_input = data if len(body) <= TOOL_INPUT_CHARS else bound_tool_input(data)
-        return self.add(Kind.TOOL_CALL, "assistant", f"{name} {body}", tool_name=name, tool_input=tool_input, **fields)
+        return self.add(_TOOL_CALL, "assistant", f"{name} {body}", tool_name=name, tool_input=tool_input, **fields)
 
     def start_round(self) -> None:
         """A real user message follows: it opens the next round."""

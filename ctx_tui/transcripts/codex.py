@@ -35,8 +35,11 @@ from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
-_CODEX_USAGE_KEYS = ("total_tokens", "input_tokens", "cached_input_tokens", "output_tokens")
+_CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+_RESULT_TYPES = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
+_ASSISTANT, _SYSTEM, _THINKING, _TOOL_RESULT = Kind.ASSISTANT, Kind.SYSTEM, Kind.THINKING, Kind.TOOL_RESULT
 _EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
+_TURN_CONTEXT_HEAD = b'"type":"turn_context","payload":{'
 #: First characters of a string that may parse as a JSON object (JSON whitespace or a brace).
 _OBJECT_STARTS = frozenset("{ \t\n\r")
 _WRAPPER_PREFIXES = (
@@ -93,19 +96,33 @@ class CodexReader:
         the same, and it stays attached to the entry before the first one); a
         ``turn_context`` whose model and cwd are read straight from the bytes
         (plain strings).
+
+        The row type is read at the first ``"type":"`` (Codex writes the row's
+        right after ``timestamp``); a row with its keys in another order is
+        searched for the event and turn_context heads instead.
         """
+        at = line.find(b'"type":"', 0, 80)
+        if at >= 0:
+            if line.startswith(b'response_item"', at + 8):  # half the rows: straight to parsing
+                return line
+            if line.startswith(_EVENT_HEAD, at):
+                return self._event_row(line, at + len(_EVENT_HEAD))
+            if line.startswith(_TURN_CONTEXT_HEAD, at):
+                return None if self._turn_context_from_bytes(line, at) else line
         at = line.find(_EVENT_HEAD, 0, 200)
         if at >= 0:
-            start = at + len(_EVENT_HEAD)
-            etype = line[start : line.find(b'"', start, start + 40)]
-            if etype not in _EVENTS_KEPT:
-                return None
-            if etype == b"token_count":
-                return self._new_token_count(line, start)
-            return line
-        at = line.find(b'"type":"turn_context","payload":{', 0, 200)
+            return self._event_row(line, at + len(_EVENT_HEAD))
+        at = line.find(_TURN_CONTEXT_HEAD, 0, 200)
         if at >= 0 and self._turn_context_from_bytes(line, at):
             return None
+        return line
+
+    def _event_row(self, line: bytes, start: int) -> bytes | None:
+        etype = line[start : line.find(b'"', start, start + 40)]
+        if etype not in _EVENTS_KEPT:
+            return None
+        if etype == b"token_count":
+            return self._new_token_count(line, start)
         return line
 
     def _new_token_count(self, line: bytes, start: int) -> bytes | None:
@@ -149,11 +166,13 @@ class CodexReader:
         return True
 
     def feed(self, row: dict[str, Any]) -> None:
-        kind = row.get("type")
         payload = row.get("payload")
         if not isinstance(payload, dict):
             return
-        ts = row.get("timestamp") if isinstance(row.get("timestamp"), str) else None
+        ts = row.get("timestamp")
+        if not isinstance(ts, str):
+            ts = None
+        kind = row.get("type")
         if kind == "response_item":
             self._item(payload, ts)
         elif kind == "event_msg":
@@ -180,34 +199,42 @@ class CodexReader:
         if isinstance(git, dict) and isinstance(git.get("branch"), str):
             meta.git_branch = git["branch"]
 
-    def _add(self, kind: Kind, role: str, text: str, ts: str | None, **kw: Any) -> Entry:
+    def _add(self, kind: Kind, role: str, text: str, ts: str | None, call_id: str | None = None) -> Entry:
         self._compaction_open = False
-        return self.t.add(kind, role, text, timestamp=ts, **kw)
+        return self.t.add(kind, role, text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 
     def _item(self, p: dict[str, Any], ts: str | None) -> None:
+        # The hot path of a cold read (one call per response item): Kind members
+        # come from module constants (an enum attribute lookup costs as much as a
+        # dict lookup) and the candidate list is only settled when it holds one.
         ptype = p.get("type")
         if ptype == "message":
             role = p.get("role")
-            text = _content_text(p.get("content"))
+            content = p.get("content")
+            text = content if isinstance(content, str) else _content_text(content)
             if role == "user":
                 self._user_item(text, ts)
             elif role == "assistant":
-                self._settle_candidates()
-                self._add(Kind.ASSISTANT, "assistant", text, ts)
+                if self._candidates:
+                    self._settle_candidates()
+                self._add(_ASSISTANT, "assistant", text, ts)
             else:
-                self._add(Kind.SYSTEM, "system", text, ts)
+                self._add(_SYSTEM, "system", text, ts)
             return
-        self._settle_candidates()
-        if ptype == "reasoning":
+        if self._candidates:
+            self._settle_candidates()
+        if ptype in _RESULT_TYPES:
+            call_id = p.get("call_id")
+            output = p.get("output")
+            text = output if isinstance(output, str) else _output_text(output)
+            self._add(_TOOL_RESULT, "tool", text, ts, call_id if isinstance(call_id, str) else None)
+        elif ptype in _CALL_TYPES:
+            self._tool_call(p, ts)
+        elif ptype == "reasoning":
             parts = [s.get("text", "") for s in p.get("summary") or [] if isinstance(s, dict)]
             parts += [c.get("text", "") for c in p.get("content") or [] if isinstance(c, dict)]
             text = "\n".join(str(x) for x in parts if x)
-            self._add(Kind.THINKING, "assistant", text, ts)
-        elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
-            self._tool_call(p, ts)
-        elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
-            call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
-            self._add(Kind.TOOL_RESULT, "tool", _output_text(p.get("output")), ts, uuid=call_id, tool_use_id=call_id)
+            self._add(_THINKING, "assistant", text, ts)
 
     def _tool_call(self, p: dict[str, Any], ts: str | None) -> None:
         ptype = p["type"]
@@ -243,9 +270,9 @@ class CodexReader:
 
     def _user_item(self, text: str, ts: str | None) -> None:
         if text.lstrip().startswith(_WRAPPER_PREFIXES):
-            self._add(Kind.SYSTEM, "user", text, ts)
+            self._add(_SYSTEM, "user", text, ts)
             return
-        entry = self._add(Kind.SYSTEM, "user", text, ts)
+        entry = self._add(_SYSTEM, "user", text, ts)
         if self._await_item:
             self._await_item = False
             self.t.promote_to_user(entry)
@@ -283,22 +310,24 @@ class CodexReader:
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
-        total, given, cached, output = (
-            value if isinstance(value := last.get(key), int) else 0 for key in _CODEX_USAGE_KEYS
-        )
+        get = last.get
+        total, given, cached, output = get("total_tokens"), get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
         window = info.get("model_context_window")
         window = window if isinstance(window, int) and window > 0 else None
         if window:
             self.t.meta.context_window = window
+        # Positional, in Usage's field order (context, output, input, cache creation, cache read, window).
         usage = Usage(
-            context_tokens=total,
-            input_tokens=given,
-            cache_read_input_tokens=cached,
-            output_tokens=output,
-            context_window=window,
+            total if isinstance(total, int) else 0,
+            output if isinstance(output, int) else 0,
+            given if isinstance(given, int) else 0,
+            0,
+            cached if isinstance(cached, int) else 0,
+            window,
         )
-        if self.t.entries and self.t.entries[-1].usage is None:
-            self.t.entries[-1].usage = usage
+        entries = self.t.entries
+        if entries and entries[-1].usage is None:
+            entries[-1].usage = usage
         self.t.report_usage(usage)
 
     def _open_compaction(self, ts: str | None) -> None:
