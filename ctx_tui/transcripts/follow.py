@@ -69,40 +69,38 @@ class Follower:
         return count
 
     def read_lines(self) -> Iterator[bytes]:
-        """Yield the complete lines appended since the last call (without their b"\\n").
+        """Yield the complete lines appended since the last call (ending in b"\\n").
 
-        Reads ``CHUNK`` bytes at a time and splits each chunk in C
-        (``bytes.split``): the per-line cost is one list item, with no Python
-        bookkeeping per line (a 100 MB Codex rollout has 260,000 lines). The
-        incomplete end of a chunk is held and joined to the start of the next.
+        Reads go through a ``CHUNK``-byte buffer with ``readline(CHUNK)``, so a
+        line longer than that arrives in pieces that are held and joined; the
+        C-level readline is several times faster than splitting chunks here.
         """
         self.bytes_read = 0
         if self.identity is None:
             return
         try:
-            fh = open(self.path, "rb", buffering=0)
+            fh = open(self.path, "rb", buffering=CHUNK)
         except OSError:
             return
         with fh:
             try:
                 fh.seek(self.offset)
-                while chunk := fh.read(CHUNK):
-                    self.offset += len(chunk)
-                    self.bytes_read += len(chunk)
-                    lines = chunk.split(b"\n")
-                    tail = lines.pop()  # after the last newline: the start of a line not complete yet
-                    if lines:
+                readline = fh.readline
+                while line := readline(CHUNK):
+                    self.offset += len(line)
+                    self.bytes_read += len(line)
+                    if line.endswith(b"\n"):
                         if self._discarding:
                             self._discarding = False  # the end of an over-long line
-                            del lines[0]
-                        elif self._held:
-                            self._held.append(lines[0])
-                            lines[0] = b"".join(self._held)
+                            continue
+                        if self._held:
+                            self._held.append(line)
+                            line = b"".join(self._held)
                             self._held, self._held_size = [], 0
-                        yield from lines
-                    if tail and not self._discarding:
-                        self._held.append(tail)
-                        self._held_size += len(tail)
+                        yield line
+                    elif not self._discarding:  # a piece of a long line, or the end of the file
+                        self._held.append(line)
+                        self._held_size += len(line)
                         if self._held_size > MAX_LINE:
                             self._held, self._held_size = [], 0
                             self._discarding = True
