@@ -60,3 +60,40 @@ def read_digest(path: Path) -> tuple[str, int]:
 @pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
 def test_codex_whole_read_is_unchanged(name: str) -> None:
     assert read_digest(fixture(name)) == EXPECTED[name]
+
+
+def _token_count_line(info: dict | None, rate_limits_first: bool = False, with_limits: bool = True) -> bytes:
+    payload: dict = {"type": "token_count"}
+    limits = {"primary": {"used_percent": 1.0}}
+    if with_limits and rate_limits_first:
+        payload["rate_limits"] = limits
+    payload["info"] = info
+    if with_limits and not rate_limits_first:
+        payload["rate_limits"] = limits
+    return orjson.dumps({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": payload})
+
+
+@pytest.mark.parametrize(
+    "layout", [{}, {"rate_limits_first": True}, {"with_limits": False}], ids=["info-first", "limits-first", "no-limits"]
+)
+def test_token_count_read_from_its_info_bytes_or_whole_row(tmp_path: Path, layout: dict) -> None:
+    """The info-only read of a token_count and the whole-row parse give the same usage."""
+    usage = {"total_tokens": 1500, "input_tokens": 1400, "cached_input_tokens": 700, "output_tokens": 100}
+    info = {"total_token_usage": usage, "last_token_usage": usage, "model_context_window": 258_400}
+    rows = [
+        orjson.dumps({"type": "session_meta", "payload": {"id": "s1", "cwd": "/p"}}),
+        orjson.dumps({"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": "hi"}}),
+        _token_count_line(None, **layout),
+        _token_count_line(info, **layout),
+        _token_count_line(info, **layout),  # the same info again in the same round: not a second report
+    ]
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(b"\n".join(rows) + b"\n")
+    session = Session(path)
+    session.poll()
+    state = session.state(positions=False)
+    assert (state.context_tokens, state.context_window, state.usage_source) == (1500, 258_400, "reported")
+    entry = session.entries[-1]
+    assert entry.usage is not None
+    assert (entry.usage.context_tokens, entry.usage.input_tokens, entry.usage.cache_read_input_tokens) == (1500, 1400, 700)
+    assert entry.usage.output_tokens == 100 and state.skipped_lines == 0
