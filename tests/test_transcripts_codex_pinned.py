@@ -97,3 +97,37 @@ def test_token_count_read_from_its_info_bytes_or_whole_row(tmp_path: Path, layou
     assert entry.usage is not None
     assert (entry.usage.context_tokens, entry.usage.input_tokens, entry.usage.cache_read_input_tokens) == (1500, 1400, 700)
     assert entry.usage.output_tokens == 100 and state.skipped_lines == 0
+
+
+def _turn_context(turn: str, model: str, cwd: str) -> bytes:
+    payload = {"turn_id": turn, "cwd": cwd, "approval_policy": "on-request", "model": model, "effort": "high"}
+    return orjson.dumps({"timestamp": "2026-01-01T00:00:00Z", "type": "turn_context", "payload": payload})
+
+
+def test_turn_contexts_alike_but_for_their_turn_id_keep_model_and_cwd(tmp_path: Path) -> None:
+    """A turn_context equal to the last one but for its turn_id is skipped, and still ends in the right meta."""
+    path = tmp_path / "rollout.jsonl"
+    rows = [
+        orjson.dumps({"type": "session_meta", "payload": {"id": "s1", "cwd": "/meta"}}),
+        _turn_context("t1", "gpt-5", "/a"),
+        orjson.dumps({"type": "session_meta", "payload": {"id": "s1", "cwd": "/meta"}}),
+        _turn_context("t2", "gpt-5", "/a"),  # same settings: must set the cwd again after session_meta
+    ]
+    path.write_bytes(b"\n".join(rows) + b"\n")
+    session = Session(path)
+    session.poll()
+    assert (session.meta.model, session.meta.cwd) == ("gpt-5", "/a")
+    with path.open("ab") as fh:
+        fh.write(_turn_context("t3", "gpt-5", "/a") + b"\n" + _turn_context("t4", "gpt-5.1", "/b") + b"\n")
+    session.poll()
+    assert (session.meta.model, session.meta.cwd) == ("gpt-5.1", "/b")
+    with path.open("ab") as fh:
+        escaped = orjson.dumps({"type": "turn_context", "payload": {"turn_id": "t5", "cwd": "/c\\d", "model": "m2"}})
+        fh.write(escaped + b"\n" + _turn_context("t6", "gpt-5.1", "/b") + b"\n")
+    session.poll()
+    assert (session.meta.model, session.meta.cwd) == ("gpt-5.1", "/b")
+    with path.open("ab") as fh:  # keys in another order: parsed whole, then the same settings as t6 again
+        reordered = orjson.dumps({"payload": {"turn_id": "t7", "cwd": "/e", "model": "m3"}, "type": "turn_context"})
+        fh.write(reordered + b"\n" + _turn_context("t8", "gpt-5.1", "/b") + b"\n")
+    session.poll()
+    assert (session.meta.model, session.meta.cwd) == ("gpt-5.1", "/b")

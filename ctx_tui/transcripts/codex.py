@@ -86,6 +86,7 @@ class CodexReader:
         self._await_item = False  # a user_message event came before its item
         self._compaction_open = False  # a compaction with no entry after its summary yet
         self._last_token_count: tuple[bytes | None, int] | None = None
+        self._turn_context_tail: bytes | None = None  # see _turn_context_from_bytes
 
     def prepare(self, line: bytes) -> bytes | None:
         """``line``, or None for rows dropped without parsing.
@@ -151,6 +152,21 @@ class CodexReader:
         return None
 
     def _turn_context_from_bytes(self, line: bytes, at: int) -> bool:
+        """Set model and cwd from the row's bytes; False when the row must be parsed.
+
+        Codex writes a turn_context per model call, all alike but for their
+        ``turn_id``: a row whose bytes after the turn id equal those of the
+        last one read here changes nothing (model and cwd lie in those bytes).
+        """
+        start = at + len(_TURN_CONTEXT_HEAD)
+        tail = None
+        if line.startswith(b'"turn_id":"', start):
+            end = line.find(b'"', start + 11)
+            if end >= 0:
+                tail = line[end:]
+                if tail == self._turn_context_tail:
+                    return True
+        self._turn_context_tail = None
         values = []
         for key in (b'"model":"', b'"cwd":"'):
             pos = line.find(key, at)
@@ -163,6 +179,7 @@ class CodexReader:
             self.t.meta.model, self.t.meta.cwd = (v.decode() for v in values)
         except UnicodeDecodeError:
             return False
+        self._turn_context_tail = tail
         return True
 
     def feed(self, row: dict[str, Any]) -> None:
@@ -178,6 +195,7 @@ class CodexReader:
         elif kind == "event_msg":
             self._event(payload, ts)
         elif kind == "turn_context":
+            self._turn_context_tail = None
             if isinstance(payload.get("model"), str):
                 self.t.meta.model = payload["model"]
             if isinstance(payload.get("cwd"), str):
@@ -188,6 +206,7 @@ class CodexReader:
             self._compacted(payload, ts)
 
     def _session_meta(self, p: dict[str, Any]) -> None:
+        self._turn_context_tail = None  # it sets the cwd: the next turn_context must set it again
         meta = self.t.meta
         meta.session_id = p.get("id") if isinstance(p.get("id"), str) else meta.session_id
         meta.cwd = p.get("cwd") if isinstance(p.get("cwd"), str) else meta.cwd
