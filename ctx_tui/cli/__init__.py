@@ -44,6 +44,9 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     parser = argparse.ArgumentParser(
         prog="ctx-tui",
         description="A terminal cockpit for a long AI coding-agent session's context.",
+        epilog="Without a COMMAND it opens the live dashboard: ctx-tui [PATH] [--claude|--codex] "
+        "[--demo [--speed X]] (PATH defaults to the newest session of this directory; "
+        "`ctx-tui --demo --help` shows its options).",
     )
     parser.add_argument("--version", action="version", version=f"ctx-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
