@@ -32,14 +32,35 @@ _codex_row = st.fixed_dictionaries(
 )
 
 
-def _read(tmp_path: Path, name: str, rows: list[dict]) -> None:
-    path = tmp_path / name
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    session = Session(path)
-    session.poll()
+def _figures(session: Session) -> tuple:
     state = session.state()
-    assert sum(w.tokens for w in state.live) == state.context_tokens or not state.live
-    assert state.entries_total + state.skipped_lines >= 0
+    return (
+        state.context_tokens, state.context_window, state.usage_source, state.rounds, state.entries_total,
+        state.skipped_lines, len(state.compactions), [(w.entry.kind, w.entry.text, w.offset, w.tokens) for w in state.live],
+    )
+
+
+def _read(tmp_path: Path, name: str, rows: list[dict]) -> None:
+    """Read cold, and followed (the rows appended in two parts): both give the same window."""
+    lines = [json.dumps(r) + "\n" for r in rows]
+    path = tmp_path / name
+    path.write_text("".join(lines))
+    cold = Session(path)
+    cold.poll()
+    state = cold.state()
+    assert state.skipped_lines <= len(rows)
+    if state.live:
+        assert sum(w.tokens for w in state.live) == state.context_tokens
+        assert all(0.0 <= w.position <= 1.0 for w in state.live)
+    half = len(lines) // 2
+    followed_path = tmp_path / f"followed-{name}"
+    followed_path.write_text("".join(lines[:half]))
+    followed = Session(followed_path)
+    followed.poll()
+    with followed_path.open("a") as fh:
+        fh.write("".join(lines[half:]))
+    followed.poll()
+    assert _figures(followed) == _figures(cold)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
