@@ -126,8 +126,8 @@ async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project
         context_finding = form.query_one("#hf-continuation-context-finding", Static)
         assert context_finding.has_class("-shown")
         shown = str(context_finding.render())
-        assert "filler" in shown or "concrete" in shown
-        assert "name files" in shown or "replace each vague phrase" in shown  # the hint is there too
+        assert "names nothing concrete" in shown  # "Fix stuff." names no file, identifier or command
+        assert "name files, identifiers, commands" in shown  # the hint is there too
         assert form.query_one("#hf-suggested-first-action-finding", Static).has_class("-shown")
         assert "words" in str(form.query_one("#hf-continuation-context-label").render())
         await pilot.press("ctrl+s")
