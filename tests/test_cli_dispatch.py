@@ -3,6 +3,8 @@
 import argparse
 import importlib
 
+import pytest
+
 from ctx_tui.cli import COMMANDS, COMMAND_MODULES, main
 
 
@@ -19,8 +21,7 @@ def test_command_map_matches_the_modules() -> None:
 
 
 def test_unknown_option_of_a_command_is_a_usage_error(capsys) -> None:
-    try:
+    with pytest.raises(SystemExit) as exc:
         main(["stats", "--no-such-option"])
-    except SystemExit as exc:
-        assert exc.code == 2
+    assert exc.value.code == 2
     assert "unrecognized arguments" in capsys.readouterr().err
