@@ -39,7 +39,7 @@ def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
     def call(cwd: Path, *args: str, stdin: str | None = None) -> Result:
         monkeypatch.chdir(cwd)
         if stdin is not None:
-            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
         capsys.readouterr()
         code = main(["handoff", *args])
         out = capsys.readouterr()
@@ -227,3 +227,15 @@ def test_stats_suggests_a_handoff_at_the_threshold(tmp_path: Path, monkeypatch: 
         capsys.readouterr()
         assert main(["stats", str(fixture(CODEX_FULL)), "--json"]) == 0
         assert yaml.safe_load(capsys.readouterr().out)["handoff_suggested"] is expected
+
+
+def test_latest_and_list_print_no_terminal_escapes(tmp_path: Path, run: Callable[..., Result]) -> None:
+    hostile = make(agent_role="back\x1b[31mend", continuation_context=BASE["continuation_context"] + " \x1b]52;c;aGk=\x07")
+    folder = tmp_path / ".claude" / "handoffs"
+    folder.mkdir(parents=True)
+    (folder / "h.yaml").write_text(dump_handoff(hostile), encoding="utf-8")
+    for args in (("latest",), ("latest", "--prompt"), ("list",)):
+        result = run(tmp_path, *args)
+        assert result.returncode == 0, args
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout, args
+    assert "backend" in run(tmp_path, "list").stdout

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from ctx_tui.api import handle_text
-from ctx_tui.cli.common import project_root
-from ctx_tui.errors import CtxError
+from ctx_tui.cli.common import project_root, read_input
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,18 +18,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read one JSON request on stdin (or --request FILE) and print one JSON response. "
         "A bad request is answered with success:false and an error naming the field (exit 0).",
     )
-    parser.add_argument("--request", type=Path, metavar="FILE", help="read the request from FILE instead of stdin")
+    parser.add_argument("--request", type=Path, default=Path("-"), metavar="FILE",
+                        help="read the request from FILE instead of stdin")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.request is not None:
-        try:
-            raw = args.request.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CtxError(f"{args.request}: cannot read the request ({exc})") from None
-    else:
-        raw = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    response = handle_text(raw, project_root())
+    response = handle_text(read_input(args.request), project_root())
     sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
     return 0

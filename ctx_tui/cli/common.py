@@ -75,6 +75,16 @@ def open_session(args: argparse.Namespace, config: Config | None = None) -> Sess
     return session
 
 
+def read_input(path: Path) -> str:
+    """The text of ``path``, or of stdin for ``-``; bytes that are not UTF-8 become U+FFFD."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise CtxError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
 def _jsonable(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return dataclasses.asdict(obj)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ctx_tui import audit
-from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root, session_path
+from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root, read_input, session_path
 from ctx_tui.compress import STRATEGIES, compact_line, compress_text
 from ctx_tui.compress.window import memory_text, save_summary, session_id_of, session_items, window_text
 from ctx_tui.errors import CtxError
@@ -72,15 +72,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.set_defaults(func=run_enhance)
 
 
-def _read_input(path: Path) -> str:
-    if str(path) == "-":
-        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise CtxError(f"{path}: cannot read ({exc.strerror or exc})") from None
-
-
 def run_compress(args: argparse.Namespace) -> int:
     project = project_root()
     config = load_project_config()
@@ -92,7 +83,7 @@ def run_compress(args: argparse.Namespace) -> int:
         print(compact_line(items))
         return 0
     if args.input is not None:
-        text = _read_input(args.input)
+        text = read_input(args.input)
     elif args.session_memory:
         text = memory_text(load_session_memory(project, session_id_of(session)))  # type: ignore[arg-type]
     else:

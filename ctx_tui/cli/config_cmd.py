@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from ctx_tui.cli.common import print_json, project_root
 from ctx_tui.config import effective_values, load_config, project_config_path, user_config_path
 
 
@@ -21,18 +21,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    project = Path.cwd()
+    project = project_root()
     loaded = load_config(project)
     rows = effective_values(loaded)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "files": [str(f) for f in loaded.files],
-                    "values": {key: {"value": value, "source": source} for key, value, source in rows},
-                },
-                indent=2,
-            )
+        print_json(
+            {
+                "files": [str(f) for f in loaded.files],
+                "values": {key: {"value": value, "source": source} for key, value, source in rows},
+            }
         )
         return 0
     for label, path in (("project", project_config_path(project)), ("user", user_config_path())):

@@ -17,7 +17,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root
+from ctx_tui.cli.common import (
+    add_session_args,
+    load_project_config,
+    open_session,
+    print_json,
+    project_root,
+    read_input,
+)
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
@@ -26,8 +33,8 @@ from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import HandoffReadError, dump_handoff, parse_handoff, read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, handoff_dir, write_handoff
 from ctx_tui.paths import state_dir
+from ctx_tui.plain_text import clean_block, one_line
 from ctx_tui.storage import write_atomic
-from ctx_tui.ui.safe import clean
 
 DRAFTS_DIR = "handoff-drafts"
 _EDIT_HEADER = """\
@@ -96,8 +103,8 @@ def print_findings(findings: list[Finding], stream: Any = None) -> None:
     out = stream or sys.stdout
     for f in sorted(findings, key=lambda f: (not f.is_error, f.field)):
         mark = "✗ error  " if f.is_error else "! warning"
-        out.write(f"{mark} {clean(f.field, one_line=True)}: {clean(f.message, one_line=True)}\n")
-        out.write(f"          → {clean(f.hint, one_line=True)}\n")
+        out.write(f"{mark} {one_line(f.field)}: {one_line(f.message)}\n")
+        out.write(f"          → {one_line(f.hint)}\n")
 
 
 def _summary(findings: list[Finding]) -> str:
@@ -117,7 +124,7 @@ def run_check(args: argparse.Namespace) -> int:
         print_json({"file": str(args.file), "passed": passes(findings), "findings": [_finding_json(f) for f in findings]})
     else:
         print_findings(findings)
-        print(f"{clean(str(args.file))}: {_summary(findings)}")
+        print(f"{one_line(str(args.file))}: {_summary(findings)}")
     return 0 if passes(findings) else 1
 
 
@@ -131,14 +138,14 @@ def run_latest(args: argparse.Namespace) -> int:
         print_json({"path": str(latest.path), "status": latest.status, "handoff": latest.data,
                     "findings": [_finding_json(f) for f in latest.findings]})
     elif args.prompt:
-        sys.stdout.write(clean(resume_prompt(latest, project)))
+        sys.stdout.write(clean_block(resume_prompt(latest, project)))
     else:
         try:
             text = latest.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise CtxError(f"{latest.path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-        print(f"# {clean(str(latest.path))} ({latest.status})")
-        sys.stdout.write(clean(text))
+        print(f"# {one_line(str(latest.path))} ({latest.status})")
+        sys.stdout.write(clean_block(text))
     return 0
 
 
@@ -155,7 +162,7 @@ def run_list(args: argparse.Namespace) -> int:
         ])
         return 0
     if not handoffs:
-        print(f"no handoffs in {clean(str(handoff_dir(project, config)))}")
+        print(f"no handoffs in {one_line(str(handoff_dir(project, config)))}")
         return 0
     for h in handoffs:
         data = h.data or {}
@@ -164,9 +171,9 @@ def run_list(args: argparse.Namespace) -> int:
         pct_text = f"{pct:g}%" if isinstance(pct, (int, float)) and not isinstance(pct, bool) else "-"
         when = h.written_at.strftime("%Y-%m-%d %H:%M:%S") if h.written_at else "-"
         role = data.get("agent_role") if isinstance(data.get("agent_role"), str) else "-"
-        print(f"{h.status:<10} {when}  {clean(role, one_line=True)[:20]:<20} {pct_text:>5}  {clean(h.path.name)}")
+        print(f"{h.status:<10} {when}  {one_line(role, 20):<20} {pct_text:>5}  {one_line(h.path.name)}")
         if h.error:
-            print(f"           {clean(h.error, one_line=True)}")
+            print(f"           {one_line(h.error)}")
     return 0
 
 
@@ -201,19 +208,10 @@ def _option_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.context is not None:
         fields["continuation_context"] = args.context
     elif args.context_file is not None:
-        fields["continuation_context"] = _read_text(args.context_file)
+        fields["continuation_context"] = read_input(args.context_file)
     if args.first_action is not None:
         fields["suggested_first_action"] = args.first_action
     return fields
-
-
-def _read_text(path: Path) -> str:
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CtxError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def build_draft(args: argparse.Namespace, project: Path, config: Config) -> dict[str, Any]:
@@ -222,7 +220,7 @@ def build_draft(args: argparse.Namespace, project: Path, config: Config) -> dict
     if args.from_session or args.path is not None or args.agent is not None:
         prefill = prefill_from_session(open_session(args, config), project, config)
         for note in prefill.notes:
-            print(f"note: {clean(note, one_line=True)}", file=sys.stderr)
+            print(f"note: {one_line(note)}", file=sys.stderr)
         draft = prefill.draft
     if args.from_file is not None:
         draft = _merge(draft, read_handoff(args.from_file))
@@ -253,7 +251,7 @@ def _report(written: WrittenHandoff, project: Path, as_json: bool) -> int:
         return 0
     print_findings(written.findings)
     verdict = "written despite failing the gate (--force)" if written.forced else "written"
-    print(f"{clean(str(shown))}: {verdict}; resume with `ctx-tui handoff latest --prompt`")
+    print(f"{one_line(str(shown))}: {verdict}; resume with `ctx-tui handoff latest --prompt`")
     return 0
 
 
@@ -265,7 +263,7 @@ def _refused(exc: HandoffRefused, project: Path, draft: Mapping[str, Any], as_js
     else:
         print_findings(exc.findings)
         print(f"refused: {_summary(exc.findings)}; nothing was written.")
-        print(f"draft kept at {clean(str(kept))}: fix it, then `ctx-tui handoff new --from {shlex.quote(str(kept))}`")
+        print(f"draft kept at {one_line(str(kept))}: fix it, then `ctx-tui handoff new --from {shlex.quote(str(kept))}`")
     return 1
 
 
@@ -302,10 +300,10 @@ def _edit_loop(args: argparse.Namespace, project: Path, config: Config, draft: d
         try:
             draft = parse_handoff(text, str(path))
         except HandoffReadError as exc:
-            print(clean(str(exc)), file=sys.stderr)
+            print(clean_block(str(exc)), file=sys.stderr)
             if _again():
                 continue
-            print(f"draft kept at {clean(str(path))}")
+            print(f"draft kept at {one_line(str(path))}")
             return 1
         try:
             written = write_handoff(project, draft, config, force=args.force)
@@ -316,7 +314,7 @@ def _edit_loop(args: argparse.Namespace, project: Path, config: Config, draft: d
             write_atomic(path, _draft_text(draft, findings))
             if _again():
                 continue
-            print(f"draft kept at {clean(str(path))}: `ctx-tui handoff new --from {shlex.quote(str(path))} --edit`")
+            print(f"draft kept at {one_line(str(path))}: `ctx-tui handoff new --from {shlex.quote(str(path))} --edit`")
             return 1
         path.unlink(missing_ok=True)
         return _report(written, project, args.json)
@@ -336,7 +334,7 @@ def run_new(args: argparse.Namespace) -> int:
     draft = build_draft(args, project, config)
     if args.dry_run:
         findings = check_handoff(draft, project)
-        sys.stdout.write(clean(dump_handoff(draft)))
+        sys.stdout.write(clean_block(dump_handoff(draft)))
         print_findings(findings, sys.stderr)
         print(_summary(findings), file=sys.stderr)
         return 0 if passes(findings) else 1
