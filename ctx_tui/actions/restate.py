@@ -30,7 +30,7 @@ import orjson
 from ctx_tui import audit
 from ctx_tui.actions.hook_install import is_hook_installed
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import TrackedItem, normalise_content, now_iso
+from ctx_tui.memory.items import TrackedItem, importance_rank, normalise_content, now_iso
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.plain_text import one_line
@@ -42,7 +42,6 @@ QUEUE_VERSION = 1
 MAX_ITEM_CHARS = 600
 #: Longest restatement as a whole (the hook's additionalContext stays short).
 MAX_TEXT_CHARS = 4000
-IMPORTANCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 HEADER = (
     "[ctx-tui] Restatement of facts stated earlier in this session. They may have "
     "faded from your context; they still apply:"
@@ -195,9 +194,8 @@ def restatement_text(items: Iterable[QueuedItem | TrackedItem]) -> str:
     counted, not cut in half).
     """
     rows = [(_value(i.importance), _value(i.type), i.content) for i in items]
-    ordered = sorted(enumerate(rows), key=lambda pair: (IMPORTANCE_ORDER.get(pair[1][0], 3), pair[0]))
     lines = []
-    for _, (importance, kind, content) in ordered:
+    for importance, kind, content in sorted(rows, key=lambda row: -importance_rank(row[0])):  # stable: queue order within a rank
         text = one_line(content, MAX_ITEM_CHARS)
         if text:
             lines.append(f"- ({one_line(kind.replace('_', ' '), 40)}, {one_line(importance, 10)}) {text}")

@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ctx_tui.compress.facts import ItemLike
+from ctx_tui.memory.items import importance_for
 
 MAX_CHARS = 600
 ITEM_CHARS = 140
-_RANK = {
-    "goal": 0, "constraint": 0, "user_preference": 0, "critical_info": 0,
-    "decision": 1, "state": 1, "progress": 1,
-}
 _PREFIX = "/compact Keep these verbatim: "
 _SUFFIX = " Summarise the rest briefly; keep file paths, commands and open errors."
 _EMPTY = "/compact Keep the current goal, decisions, file paths, commands and open errors; summarise the rest briefly."
@@ -29,16 +26,20 @@ def _short(text: str) -> str:
     return text if len(text) <= ITEM_CHARS else text[: ITEM_CHARS - 1].rstrip() + "…"
 
 
+def _type_rank(item: ItemLike) -> int:
+    """The importance rank the item's type implies (an unknown type ranks as low)."""
+    try:
+        return importance_for(item.type).rank  # type: ignore[arg-type]
+    except ValueError:
+        return 0
+
+
 def compact_line(items: Sequence[ItemLike]) -> str:
     """A one-line ``/compact`` instruction naming the critical items (at most ``MAX_CHARS``)."""
     live = [i for i in items if not getattr(i, "dismissed", False)]
-    ordered = sorted(
-        enumerate(live),
-        key=lambda pair: (_RANK.get(str(getattr(pair[1].type, "value", pair[1].type)), 2), pair[0]),
-    )
     parts: list[str] = []
     room = MAX_CHARS - len(_PREFIX) - len(_SUFFIX)
-    for _, item in ordered:
+    for item in sorted(live, key=lambda item: -_type_rank(item)):  # stable: given order within a rank
         kind = getattr(item.type, "value", item.type)
         part = f"({kind}) {_short(item.content)}"
         if len(part) + 2 > room:

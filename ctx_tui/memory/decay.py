@@ -207,6 +207,5 @@ def analyze(
     found = occurrences(active, entries, config.decay.reference_threshold)
     live_position = {w.entry.seq: w.position for w in live}
     statuses = [status_of(item, found[item.id], live_position, current_round, config) for item in active]
-    order = {Importance.HIGH: 0, Importance.MEDIUM: 1, Importance.LOW: 2}
-    statuses.sort(key=lambda s: (-s.risk, order[s.item.importance], -s.rounds_since_reference, s.item.id))
+    statuses.sort(key=lambda s: (-s.risk, -s.item.importance.rank, -s.rounds_since_reference, s.item.id))
     return statuses

@@ -44,6 +44,14 @@ class Importance(StrEnum):
         return {"high": 2, "medium": 1, "low": 0}[self.value]
 
 
+def importance_rank(value: object) -> int:
+    """:attr:`Importance.rank` of an importance or its name; -1 for anything else (sorts after low)."""
+    try:
+        return Importance(str(getattr(value, "value", value))).rank
+    except ValueError:
+        return -1
+
+
 _HIGH = {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.CRITICAL_INFO}
 _MEDIUM = {ItemType.DECISION, ItemType.STATE, ItemType.PROGRESS}
 
