@@ -38,7 +38,7 @@ from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import normalise_content
 from ctx_tui.memory.memory_md import read_memory
-from ctx_tui.memory.session_store import SessionMemory, load_session_memory, sessions_dir
+from ctx_tui.memory.session_store import SessionMemory, load_session_memory, session_id_of, sessions_dir
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
 
@@ -288,7 +288,7 @@ def search(
         audit.record(
             project,
             "retrieve.searched",
-            session=(session.meta.session_id if session is not None else None),
+            session=(session_id_of(session) if session is not None else None),
             query=query[:200],
             hits=len(hits),
             top_score=hits[0].score if hits else 0.0,

@@ -40,7 +40,7 @@ def test_compress_input_file_prints_text_and_figures(project: Path, capsys: pyte
 
 def test_compress_save_and_compact_line(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = fixture(CLAUDE_COMPACTED)
-    from ctx_tui.compress.window import session_id_of
+    from ctx_tui.memory.session_store import session_id_of
     from ctx_tui.window import Session
 
     session = Session(path)
@@ -77,7 +77,8 @@ def test_enhance_prints_the_block(project: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_compress_session_memory(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ctx_tui.compress.window import memory_text, session_id_of
+    from ctx_tui.compress.window import memory_text
+    from ctx_tui.memory.session_store import session_id_of
     from ctx_tui.memory.session_store import Decision, Note
     from ctx_tui.window import Session
 

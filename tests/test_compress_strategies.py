@@ -205,7 +205,7 @@ def test_real_windows_keep_nine_tenths_of_their_facts_at_half(name: str) -> None
 
 
 def test_compress_window_uses_tracked_items(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from ctx_tui.compress.window import session_id_of
+    from ctx_tui.memory.session_store import session_id_of
     from ctx_tui.memory.session_store import update_session_memory
 
     session = Session(fixture(CLAUDE_COMPACTED))

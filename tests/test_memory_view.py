@@ -12,7 +12,8 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.registry import dismiss_item, register_item
 from ctx_tui.memory.session_store import load_session_memory, session_memory_path
-from ctx_tui.memory.view import build_memory_view, session_id_of
+from ctx_tui.memory.session_store import session_id_of
+from ctx_tui.memory.view import build_memory_view
 from ctx_tui.window import Session
 
 from test_memory_decay import ROUNDS, write_session

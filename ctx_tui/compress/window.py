@@ -10,13 +10,8 @@ from ctx_tui.compress.core import CompressionResult, compress_text
 from ctx_tui.compress.facts import ItemLike
 from ctx_tui.compress.window_text import SOURCES, render_entries
 from ctx_tui.config import Config
-from ctx_tui.memory.session_store import SavedSummary, SessionMemory, load_session_memory, update_session_memory
+from ctx_tui.memory.session_store import SavedSummary, SessionMemory, load_session_memory, session_id_of, update_session_memory
 from ctx_tui.window import Session
-
-
-def session_id_of(session: Session) -> str:
-    """The id the session's memory and cache files are named by."""
-    return session.meta.session_id or session.path.stem
 
 
 def window_text(session: Session, sources: Sequence[str] = SOURCES) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,6 +29,9 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
+
+if TYPE_CHECKING:
+    from ctx_tui.memory.view import SessionLike
 
 SESSIONS_DIR = "sessions"
 #: libyaml's safe loader and dumper when PyYAML has them (several times faster), else the pure ones.
@@ -189,6 +192,11 @@ class SessionMemory(_Model):
 
 def sessions_dir(project: Path) -> Path:
     return state_dir(project) / SESSIONS_DIR
+
+
+def session_id_of(session: SessionLike) -> str:
+    """The id the session memory file is named by: the transcript's session id, else its file name."""
+    return session.meta.session_id or session.path.stem
 
 
 def session_memory_path(project: Path, session_id: str) -> Path:

@@ -24,7 +24,7 @@ from ctx_tui.memory.decay import ItemStatus, analyze
 from ctx_tui.memory.extract import Extraction, extract_items
 from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.memory.registry import registered_duplicate
-from ctx_tui.memory.session_store import Promotion, SessionMemory, update_session_memory
+from ctx_tui.memory.session_store import Promotion, SessionMemory, session_id_of, update_session_memory
 from ctx_tui.memory.tiers import TierSummary, read_long_term, tier_summary
 from ctx_tui.transcripts.model import Entry, SessionMeta
 from ctx_tui.window_model import WindowState
@@ -74,11 +74,6 @@ class MemoryView:
 
     def status(self, item_id: str) -> ItemStatus | None:
         return next((s for s in self.statuses if s.item.id == item_id), None)
-
-
-def session_id_of(session: SessionLike) -> str:
-    """The id the session memory file is named by: the transcript's session id, else its file name."""
-    return session.meta.session_id or session.path.stem
 
 
 def _decay_state(status: ItemStatus) -> str:
