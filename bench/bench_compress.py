@@ -25,24 +25,18 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchlib import CLAUDE_COMPACTED, CLAUDE_SIDECHAIN, CODEX_FULL, FIXTURES
 
-from ctx_tui.api import handle  # noqa: E402
-from ctx_tui.compress import compress_text  # noqa: E402
-from ctx_tui.compress.scoring import BM25, terms  # noqa: E402
-from ctx_tui.compress.window import window_text  # noqa: E402
-from ctx_tui.config import Config  # noqa: E402
-from ctx_tui.retrieve import build_index  # noqa: E402
-from ctx_tui.tokens import count_tokens  # noqa: E402
-from ctx_tui.window import Session  # noqa: E402
+from ctx_tui.api import handle
+from ctx_tui.compress import compress_text
+from ctx_tui.compress.scoring import BM25, terms
+from ctx_tui.compress.window import window_text
+from ctx_tui.config import Config
+from ctx_tui.retrieve import build_index
+from ctx_tui.tokens import count_tokens
+from ctx_tui.window import Session
 
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
-DEFAULT = [
-    FIXTURES / "claude/codemie-code__session-624a4a58.jsonl",
-    FIXTURES / "codex/codemie-code__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
-    FIXTURES / "claude/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
-]
+DEFAULT = [FIXTURES / CLAUDE_COMPACTED, FIXTURES / CODEX_FULL, FIXTURES / CLAUDE_SIDECHAIN]
 RUNS = 5
 
 

@@ -18,12 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchlib import CODEX_REDACTED, CLAUDE_COMPACTED, FIXTURES
+
 from ctx_tui.config import Config
 from ctx_tui.ui.app import DashboardApp
 from ctx_tui.ui.widgets.usage import UsagePanel
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "transcripts"
-NAMES = ["claude/codemie-code__session-624a4a58.jsonl", "codex/localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl"]
+NAMES = [CLAUDE_COMPACTED, CODEX_REDACTED]
 APPENDS = 10
 
 

@@ -27,12 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
+from benchlib import CLAUDE_COMPACTED, CODEX_FULL, CODEX_REDACTED, FIXTURES
+
 SOURCES = {
-    "claude": FIXTURES / "claude" / "codemie-code__session-624a4a58.jsonl",
-    "codex": FIXTURES / "codex" / "localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl",
-    "codex-unredacted": FIXTURES / "codex" / "codemie-code__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+    "claude": FIXTURES / CLAUDE_COMPACTED,
+    "codex": FIXTURES / CODEX_REDACTED,
+    "codex-unredacted": FIXTURES / CODEX_FULL,
 }
 _UUID = re.compile(rb"[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
 _IDS = re.compile(rb"\b((?:msg|toolu|call|req)_[A-Za-z0-9_]+)")

@@ -24,16 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchlib import CLAUDE_COMPACTED, FIXTURES
+from textual.widgets import Input, TextArea
 
-from textual.widgets import Input, TextArea  # noqa: E402
+from ctx_tui.config import Config
+from ctx_tui.ui.app import DashboardApp
+from ctx_tui.ui.screens.search import SearchScreen
 
-from ctx_tui.config import Config  # noqa: E402
-from ctx_tui.ui.app import DashboardApp  # noqa: E402
-from ctx_tui.ui.screens.search import SearchScreen  # noqa: E402
-
-DEFAULT = ROOT.parent / "shared" / "fixtures" / "transcripts" / "claude" / "codemie-code__session-624a4a58.jsonl"
+DEFAULT = FIXTURES / CLAUDE_COMPACTED
 
 
 async def run(source: Path) -> None:

@@ -10,23 +10,18 @@ time for each shared real transcript (skipped when ../shared is absent).
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from benchlib import FIXTURES
 
-from ctx_tui.config import Config  # noqa: E402
-from ctx_tui.handoff.gate import check_handoff  # noqa: E402
-from ctx_tui.handoff.prefill import prefill_from_session  # noqa: E402
-from ctx_tui.window import Session  # noqa: E402
-from test_handoff_gate import BASE, make  # noqa: E402
-
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
+from ctx_tui.config import Config
+from ctx_tui.handoff.gate import check_handoff
+from ctx_tui.handoff.prefill import prefill_from_session
+from ctx_tui.window import Session
+from test_handoff_gate import BASE, make
 
 
 def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
