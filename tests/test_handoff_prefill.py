@@ -12,12 +12,10 @@ from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, CODEX_FUL
 from ctx_tui.config import Config
 from ctx_tui.handoff.gate import check_handoff
 from ctx_tui.handoff.prefill import (
-    edited_files,
     latest_plan,
     matching_contracts,
     prefill_from_session,
     prefill_handoff,
-    read_files,
     relative_to_root,
 )
 from ctx_tui.memory.session_store import Decision, Note, session_memory_path, update_session_memory
@@ -49,6 +47,18 @@ class Log:
             self._add(Kind.TOOL_RESULT, role="tool", text=result, tool_use_id=cid, is_error=error)
 
 
+def _draft(log: Log, contracts: list[str] | None = None) -> dict[str, Any]:
+    """The draft prefill makes of ``log`` for a session run in ROOT (no session memory)."""
+    meta = SessionMeta(format=Format.CLAUDE_CODE, cwd=str(ROOT))
+    config = Config.model_validate({"handoff": {"contracts": contracts or []}})
+    return prefill_handoff(log.entries, meta, None, ROOT, config).draft
+
+
+def _edits(log: Log) -> tuple[list[str], list[str]]:
+    draft = _draft(log)
+    return draft["files_modified"], draft["files_created"]
+
+
 def test_claude_edit_write_and_failures() -> None:
     log = Log()
     log.call("Read", "1\tx", file_path=f"{ROOT}/src/a.py")
@@ -62,7 +72,7 @@ def test_claude_edit_write_and_failures() -> None:
     log.call("NotebookEdit", "Updated cell", notebook_path=f"{ROOT}/nb/analysis.ipynb")
     log.call("Edit", "The file has been updated.", file_path="/elsewhere/outside.py")  # outside: dropped
     log.call("Bash", "ok", command="sed -i s/a/b/ src/a.py > src/shell.py")  # shell is not an edit
-    modified, created = edited_files(log.entries, ROOT)
+    modified, created = _edits(log)
     assert modified == ["src/a.py", "README.md", "src/relative.py", "nb/analysis.ipynb"]
     assert created == ["src/new.py"]
 
@@ -72,7 +82,7 @@ def test_write_without_a_result_uses_what_the_session_saw() -> None:
     log.call("Write", None, file_path=f"{ROOT}/fresh.py")  # never read: created
     log.call("Read", "content", file_path=f"{ROOT}/old.py")
     log.call("Write", None, file_path=f"{ROOT}/old.py")  # read before: an overwrite
-    modified, created = edited_files(log.entries, ROOT)
+    modified, created = _edits(log)
     assert (modified, created) == (["old.py"], ["fresh.py"])
 
 
@@ -95,7 +105,7 @@ def test_codex_apply_patch_add_update_delete_move() -> None:
     log.call("exec_command", "Success", cmd="apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: heredoc.py\n+x\n"
              "*** End Patch\nEOF", workdir=str(ROOT))
     log.call("apply_patch", "Success", input=f"*** Begin Patch\n*** Update File: {ROOT}/abs/inside.py\n*** End Patch")
-    modified, created = edited_files(log.entries, ROOT)
+    modified, created = _edits(log)
     assert created == ["src/added.py", "heredoc.py"]
     assert modified == ["src/changed.py", "src/new_name.py", "legacy.py", "abs/inside.py"]
 
@@ -108,7 +118,7 @@ def test_reads_and_contracts() -> None:
     log.call("shell", "x", command=["bash", "-lc", "nl -ba proto/user.proto"], workdir=str(ROOT))
     log.call("exec_command", "x", cmd="cat ../outside/contract.yaml", workdir=str(ROOT))
     log.call("exec_command", "x", cmd="head -n 20 Makefile; sed -e 's/a/b/' sub/c.txt; jq .name package.json")
-    reads = read_files(log.entries, ROOT)
+    reads = _draft(log, contracts=["**"])["contracts_consumed"]  # every file read
     assert reads == ["contracts/api.yaml", "docs/spec/auth.md", "src/x.py", "proto/user.proto",
                      "Makefile", "sub/c.txt", "package.json"]
     assert matching_contracts(reads, ["contracts/*.yaml", "docs/**/*.md", "*.proto"]) == [
@@ -220,7 +230,9 @@ def test_real_claude_sidechain_session(tmp_path: Path) -> None:
         draft["files_created"])
     assert draft["files_modified"] == ["todo-app/src/app/page.tsx"]
     assert not set(draft["files_created"]) & set(draft["files_modified"])
-    assert draft["task_state"]["completed_subtasks"]  # the last TodoWrite
+    # The last TodoWrite: all five steps completed.
+    assert len(draft["task_state"]["completed_subtasks"]) == 5 and draft["task_state"]["remaining_subtasks"] == []
+    assert draft["task_state"]["completion_pct"] == 100
 
 
 def test_real_claude_short_session(tmp_path: Path) -> None:
@@ -241,8 +253,10 @@ def test_real_codex_session(tmp_path: Path) -> None:
     assert draft["files_created"] == []
     assert draft["contracts_consumed"] == ["docs/AGENTS.md"]  # read with sed -n
     assert draft["session_id"] == "019e1625-789d-76c0-80ab-3724b5ddb799"
-    done, todo = draft["task_state"]["completed_subtasks"], draft["task_state"]["remaining_subtasks"]
-    assert done and draft["task_state"]["completion_pct"] == round(100 * len(done) / (len(done) + len(todo)))
+    # The last update_plan: two steps completed, one pending.
+    task = draft["task_state"]
+    assert len(task["completed_subtasks"]) == 2 and task["remaining_subtasks"] == ["Run focused verification"]
+    assert task["completion_pct"] == 67
 
 
 @pytest.mark.parametrize("name", [CLAUDE_COMPACTED, CODEX_FULL])

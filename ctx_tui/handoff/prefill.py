@@ -5,7 +5,7 @@ What is filled, and from where:
 - ``session_id``, ``context_usage_pct`` — the transcript (``SessionMeta``,
   ``WindowState``); ``timestamp`` — now; ``agent_role`` — ``handoff.agent_role``.
 - ``files_modified`` / ``files_created`` — the agent's *successful* edit calls
-  (:func:`edited_files`), relative to the project root (the session's cwd);
+  (:func:`_ledger`), relative to the project root (the session's cwd);
   paths outside it are dropped.
 - ``task_state`` — the latest plan the agent kept (Claude ``TodoWrite``, Codex
   ``update_plan``): completed and remaining steps, and the share done as
@@ -278,6 +278,13 @@ def _apply_patch(ledger: _FileLedger, patch: str, root: Path, base: Path) -> Non
 
 
 def _ledger(entries: Sequence[Entry], root: Path) -> tuple[_FileLedger, list[str]]:
+    """What the agent changed (``modified``/``created``, project-relative, in first-change order) and read.
+
+    A file created in the session and edited later is listed as created only;
+    a deleted file is dropped from both lists; failed calls are ignored;
+    shell commands are not edits (but ``cat``/``sed``/... count as reads).
+    Sub-agent calls count (they change the same tree).
+    """
     results = _results(entries)
     ledger = _FileLedger()
     reads: list[str] = []
@@ -318,23 +325,6 @@ def _ledger(entries: Sequence[Entry], root: Path) -> tuple[_FileLedger, list[str
                 if rel is not None:
                     reads.append(rel)
     return ledger, reads
-
-
-def edited_files(entries: Sequence[Entry], root: Path) -> tuple[list[str], list[str]]:
-    """``(modified, created)``: project-relative paths the agent changed, in first-change order.
-
-    A file created in the session and edited later is listed as created only;
-    a deleted file is dropped from both lists; failed calls are ignored;
-    shell commands are not edits. Sub-agent calls count (they change the same tree).
-    """
-    ledger, _ = _ledger(entries, root)
-    return ledger.modified, ledger.created
-
-
-def read_files(entries: Sequence[Entry], root: Path) -> list[str]:
-    """Project-relative paths the agent read (Claude ``Read``, Codex ``cat``/``sed``/... commands)."""
-    _, reads = _ledger(entries, root)
-    return list(dict.fromkeys(reads))
 
 
 def latest_plan(entries: Sequence[Entry]) -> tuple[list[str], list[str]] | None:
