@@ -96,9 +96,6 @@ class SessionFeed:
             handoff_threshold=self.config.window.handoff_threshold,
             danger_zone=tuple(self.config.position.danger_zone),
             changed_at=self._clock(),
-            compacted=update.compacted and not first,
-            reset=update.reset,
-            new_entries=len(update.new_entries),
         )
         if update.skipped:
             problems.append(f"{update.skipped} unreadable line(s) skipped in {self.path.name}")

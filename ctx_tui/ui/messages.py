@@ -22,9 +22,6 @@ class Snapshot:
     handoff_threshold: float  # fraction of the window at which a handoff is suggested
     danger_zone: tuple[float, float]
     changed_at: datetime  # when the worker last saw the session change
-    compacted: bool  # a compaction arrived in this batch
-    reset: bool  # the file shrank or was replaced and was read again from zero
-    new_entries: int
 
 
 class Loading(Message):
