@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
@@ -39,11 +39,10 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import normalise_content
 from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, session_id_of, sessions_dir
+from ctx_tui.memory.tiers import INSTRUCTION_FILES, Tier
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
 
-Tier = Literal["working", "short-term", "medium-term", "long-term"]
-INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md")
 #: A long message or paragraph is indexed in pieces of about this many words.
 PIECE_WORDS = 120
 #: How much of a hit's text the enhance block shows.

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
@@ -33,12 +34,13 @@ INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md")
 MAX_LABELS = 12
 LABEL_CHARS = 120
 
-TIER_NAMES = ("working", "short-term", "medium-term", "long-term")
+#: The tiers, nearest the model first (``TierSummary.name``, ``retrieve.Hit.tier``).
+Tier = Literal["working", "short-term", "medium-term", "long-term"]
 
 
 @dataclass(frozen=True, slots=True)
 class TierSummary:
-    name: str  # one of TIER_NAMES
+    name: Tier
     location: str  # where the tier lives
     count: int
     tokens: int
