@@ -132,5 +132,6 @@ def run_enhance(args: argparse.Namespace) -> int:
     if not hits:
         print(f"no memory matches {args.query!r}", file=sys.stderr)
         return 0
-    sys.stdout.write(enhance_block(hits, args.position or config.retrieval.enhance_position).strip("\n-") .strip() + "\n")
+    # The rule stays on the side that meets the context: --position start puts it after the block.
+    sys.stdout.write(enhance_block(hits, args.position or config.retrieval.enhance_position).strip("\n") + "\n")
     return 0
