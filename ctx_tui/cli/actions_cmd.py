@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import asdict
-from pathlib import Path
 
 from ctx_tui.actions import promotions
 from ctx_tui.actions.promotions import ApproveResult
 from ctx_tui.actions.restate import restate_items
-from ctx_tui.cli.common import add_session_args, open_session, print_json, project_root
-from ctx_tui.config import Config, load_config
+from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root
+from ctx_tui.config import Config
 from ctx_tui.memory.session_store import Promotion
 from ctx_tui.memory.view import build_memory_view
 from ctx_tui.plain_text import one_line
-from ctx_tui.transcripts.discover import CLAUDE, CODEX
 
 
 def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
@@ -35,7 +33,7 @@ def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
     memory is used as it is.
     """
     project = project_root()
-    config = load_config(project).config
+    config = load_project_config()
     explicit: str | None = getattr(args, "session_id", None)
     if explicit:
         return explicit, config
@@ -44,7 +42,7 @@ def _session_and_config(args: argparse.Namespace) -> tuple[str, Config]:
 
 def _run_refresh(args: argparse.Namespace) -> int:
     project = project_root()
-    config = load_config(project).config
+    config = load_project_config()
     session = open_session(args, config)
     # stores extracted items and references first, so any id the dashboard shows can be refreshed
     view = build_memory_view(project, session, config)
@@ -162,10 +160,7 @@ def _add_common(parser: argparse.ArgumentParser, session_id: bool = True) -> Non
 def _add_decision_args(parser: argparse.ArgumentParser) -> None:
     """IDs are positional here, so the transcript is ``--transcript PATH`` instead of ``PATH``."""
     parser.add_argument("ids", nargs="+", metavar="ID", help="item id of a promotion")
-    parser.add_argument("--transcript", dest="path", type=Path, metavar="PATH", help="transcript file")
-    agent = parser.add_mutually_exclusive_group()
-    agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only Claude Code sessions")
-    agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only Codex sessions")
+    add_session_args(parser, option="--transcript")
     parser.add_argument("--session-id", help="the session's id (instead of reading its transcript)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 

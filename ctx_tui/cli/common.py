@@ -29,11 +29,17 @@ def project_root() -> Path:
     return Path.cwd()
 
 
-def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = None) -> None:
-    """``[PATH] [--claude | --codex]``: which transcript the command reads."""
+def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = None, *, option: str | None = None) -> None:
+    """``[PATH] [--claude | --codex]``: which transcript the command reads.
+
+    With ``option`` (e.g. ``"--transcript"``) the path is that option instead of
+    a positional argument, for commands whose positional arguments are ids.
+    """
+    names = [option] if option else ["path"]
+    extra = {"dest": "path"} if option else {"nargs": "?"}
     parser.add_argument(
-        "path",
-        nargs="?",
+        *names,
+        **extra,
         type=Path,
         metavar="PATH",
         help=path_help or "transcript file (default: the newest session of the current directory)",
