@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -54,12 +53,7 @@ def plan(text: str, speed: float = 1.0, total_seconds: float = DEMO_SECONDS) -> 
     return [Step(line, 0.0) for line in head] + [Step(line, w * unit) for line, w in zip(tail, weights)]
 
 
-def replay(
-    steps: list[Step],
-    target: Path,
-    stop: threading.Event,
-    on_line: Callable[[int], None] | None = None,
-) -> int:
+def replay(steps: list[Step], target: Path, stop: threading.Event) -> int:
     """Append each step's line to ``target`` after its delay; returns the number of lines written.
 
     ``stop`` ends the replay early (the dashboard was closed). Each line is one
@@ -73,6 +67,4 @@ def replay(
             fh.write(step.line + "\n")
             fh.flush()
             written += 1
-            if on_line is not None:
-                on_line(written)
     return written

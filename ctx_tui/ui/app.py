@@ -81,7 +81,7 @@ class DashboardApp(App[None]):
     async def follow_session(self) -> None:
         feed = self.feed
         size = feed.path.stat().st_size if feed.path.is_file() else 0
-        self.post_message(Loading(feed.path, size))
+        self.post_message(Loading(size))
         self._post(await asyncio.to_thread(feed.read))
         polling = False
         while self.follow:

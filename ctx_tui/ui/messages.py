@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from textual.message import Message
 
 from ctx_tui.memory.view import MemoryView
@@ -27,9 +26,8 @@ class Snapshot:
 class Loading(Message):
     """The first read of a (possibly long) transcript has started."""
 
-    def __init__(self, path: Path, size_bytes: int) -> None:
+    def __init__(self, size_bytes: int) -> None:
         super().__init__()
-        self.path = path
         self.size_bytes = size_bytes
 
 
