@@ -159,9 +159,8 @@ class TranscriptReader:
             return reset, len(self.transcript.entries)
         had = bool(self.transcript.entries) or self._doc_size >= 0
         self._doc_size, self._doc_mtime = st.st_size, st.st_mtime
-        self._clear()
+        self._clear()  # a fresh generic transcript: the whole document is read again
         self.format = Format.GENERIC
-        self.transcript = Transcript(Format.GENERIC)
         reader = GenericReader(self.transcript)
         self._reader = reader
         try:
