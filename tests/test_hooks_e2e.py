@@ -294,4 +294,4 @@ def test_a_deferred_summary_reads_the_transcript_as_it_was_when_the_hook_fired(p
     before = hooks.save_window_summary(project, SESSION_ID, transcript, config, limit_bytes=size)
     after = hooks.save_window_summary(project, SESSION_ID, transcript, config)
     assert before is not None and before.figures["originalLength"] > 200  # the whole pre-compaction window
-    assert after is None or after.figures["originalLength"] < 20  # read to the end: only the compaction summary
+    assert after is None  # read to the end: the window since the compaction holds no text to summarise
