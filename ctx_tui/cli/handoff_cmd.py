@@ -140,10 +140,7 @@ def run_latest(args: argparse.Namespace) -> int:
     elif args.prompt:
         sys.stdout.write(clean_block(resume_prompt(latest, project)))
     else:
-        try:
-            text = latest.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CtxError(f"{latest.path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        text = read_input(latest.path)
         print(f"# {one_line(str(latest.path))} ({latest.status})")
         sys.stdout.write(clean_block(text))
     return 0
@@ -292,7 +289,7 @@ def _edit_loop(args: argparse.Namespace, project: Path, config: Config, draft: d
             raise CtxError(f"cannot start the editor {command[0]!r}: {exc.strerror or exc}; draft kept at {path}") from None
         if status != 0:
             raise CtxError(f"the editor exited with status {status}; draft kept at {path}")
-        text = path.read_text(encoding="utf-8")
+        text = read_input(path)  # the editor may have removed it or saved other bytes than UTF-8
         if not text.strip() or all(line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()):
             path.unlink(missing_ok=True)
             print("empty draft: aborted, nothing written")
