@@ -38,7 +38,7 @@ from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import normalise_content
 from ctx_tui.memory.memory_md import read_memory
-from ctx_tui.memory.session_store import SessionMemory, load_session_memory, session_id_of, sessions_dir
+from ctx_tui.memory.session_store import NOTE_FIELDS, SessionMemory, load_session_memory, session_id_of, sessions_dir
 from ctx_tui.memory.tiers import INSTRUCTION_FILES, Tier
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
@@ -133,7 +133,7 @@ def _memory_docs(memory: SessionMemory) -> Iterator[Doc]:
         if decision.item_id is None:
             text = decision.decision + (f" (because {decision.rationale})" if decision.rationale else "")
             yield Doc("medium-term", f"session {sid} · decision", text)
-    for name in ("goals", "constraints", "preferences", "findings", "progress"):
+    for name in NOTE_FIELDS:
         for note in getattr(memory, name):
             if note.item_id is None:
                 yield Doc("medium-term", f"session {sid} · {name}", note.text)

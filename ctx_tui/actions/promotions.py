@@ -90,7 +90,7 @@ def _find(memory: SessionMemory, item_id: str) -> Promotion | None:
 
 def _eligible(item: TrackedItem, config: Config) -> bool:
     threshold = Importance(config.sync.promotion_threshold).rank
-    return item.type in ALWAYS_PROMOTED or Importance(item.importance).rank >= threshold
+    return item.type in ALWAYS_PROMOTED or item.importance.rank >= threshold
 
 
 # -- proposing -------------------------------------------------------------

@@ -10,7 +10,14 @@ from ctx_tui.compress.core import CompressionResult, compress_text
 from ctx_tui.compress.facts import ItemLike
 from ctx_tui.compress.window_text import SOURCES, render_entries
 from ctx_tui.config import Config
-from ctx_tui.memory.session_store import SavedSummary, SessionMemory, load_session_memory, session_id_of, update_session_memory
+from ctx_tui.memory.session_store import (
+    NOTE_FIELDS,
+    SavedSummary,
+    SessionMemory,
+    load_session_memory,
+    session_id_of,
+    update_session_memory,
+)
 from ctx_tui.window import Session
 
 
@@ -50,15 +57,6 @@ def compress_window(
     )
 
 
-_NOTE_TITLES = (
-    ("goals", "Goals"),
-    ("constraints", "Constraints"),
-    ("preferences", "Preferences"),
-    ("findings", "Findings"),
-    ("progress", "Progress"),
-)
-
-
 def memory_text(memory: SessionMemory) -> str:
     """The session memory as text: decisions with rationale and files, notes, other items, saved summaries."""
     parts: list[str] = []
@@ -69,11 +67,11 @@ def memory_text(memory: SessionMemory) -> str:
             files = f" [files: {', '.join(d.affects_files)}]" if d.affects_files else ""
             lines.append(f"- {d.decision}{why}{files}")
         parts.append("## Decisions\n" + "\n".join(lines))
-    for name, title in _NOTE_TITLES:
+    for name in NOTE_FIELDS:
         notes = getattr(memory, name)
         if notes:
-            parts.append(f"## {title}\n" + "\n".join(f"- {n.text}" for n in notes))
-    mirrored = {n.item_id for name, _ in _NOTE_TITLES for n in getattr(memory, name)} | {
+            parts.append(f"## {name.capitalize()}\n" + "\n".join(f"- {n.text}" for n in notes))
+    mirrored = {n.item_id for name in NOTE_FIELDS for n in getattr(memory, name)} | {
         d.item_id for d in memory.decisions
     }
     others = [i for i in memory.active_items() if i.id not in mirrored]

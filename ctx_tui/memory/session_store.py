@@ -99,6 +99,8 @@ _NOTE_FIELD: dict[ItemType, str] = {
     ItemType.FINDING: "findings",
     ItemType.PROGRESS: "progress",
 }
+#: The note lists of a session memory, in the order they are shown (decisions aside).
+NOTE_FIELDS: tuple[str, ...] = tuple(_NOTE_FIELD.values())
 
 
 class SessionMemory(_Model):
@@ -167,7 +169,7 @@ class SessionMemory(_Model):
         An existing decision note keeps its rationale and files when its text changes.
         """
         target = "decisions" if item.type is ItemType.DECISION else _NOTE_FIELD.get(item.type)
-        for field in (*_NOTE_FIELD.values(), "decisions"):
+        for field in (*NOTE_FIELDS, "decisions"):
             if field != target or item.dismissed:
                 setattr(self, field, [n for n in getattr(self, field) if n.item_id != item.id])
         if target is None or item.dismissed:
