@@ -20,7 +20,6 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.decay import ItemStatus, attention, in_danger_zone
 from ctx_tui.memory.items import ItemType, parse_item_type
 from ctx_tui.memory.registry import dismiss_item, register_item
-from ctx_tui.memory.tiers import TierSummary
 from ctx_tui.memory.view import MemoryView, build_memory_view, session_id_of
 from ctx_tui.plain_text import one_line
 from ctx_tui.window import Session
@@ -246,22 +245,11 @@ def _run_summarize(args: argparse.Namespace) -> int:
 # -- tiers -----------------------------------------------------------------------
 
 
-def tier_dict(tier: TierSummary) -> dict[str, Any]:
-    return {
-        "name": tier.name,
-        "location": tier.location,
-        "count": tier.count,
-        "tokens": tier.tokens,
-        "items": list(tier.items),
-        "problem": tier.problem,
-    }
-
-
 def _run_tiers(args: argparse.Namespace) -> int:
     opened = _open(args)
     tiers = opened.view.tiers
     if args.json:
-        print_json([tier_dict(t) for t in tiers])
+        print_json(tiers)  # each TierSummary as its fields
         return 0
     for tier in tiers:
         print(f"{tier.name:<12} {tier.count:>6,} items {tier.tokens:>10,} tokens   {one_line(tier.location, 100)}")
