@@ -65,6 +65,28 @@ def bound_tool_input(data: dict[str, Any]) -> dict[str, Any]:
     return {k: _bound_value(v) for k, v in data.items()}
 
 
+def content_text(content: Any) -> str:
+    """The text of a message / tool-result ``content``: a string, or a list of parts.
+
+    Parts are strings or ``{"type": ..., "text": ...}`` blocks; an image part
+    (``image``, ``input_image``...) counts as ``[image]``; other parts say nothing.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict):
+                if isinstance(part.get("text"), str):
+                    parts.append(part["text"])
+                elif "image" in str(part.get("type", "")):
+                    parts.append("[image]")
+        return "\n".join(parts)
+    return "" if content is None else str(content)
+
+
 def _json_text(data: dict[str, Any]) -> str:
     try:
         return orjson.dumps(data).decode()

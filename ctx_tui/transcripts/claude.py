@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.builder import Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Cheap byte tests for rows skipped without parsing.
@@ -62,24 +62,6 @@ _COMMAND_RE = re.compile(r"<command-name>\s*/?([^<\s]*)\s*</command-name>")
 _ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _SYNTHETIC = "<synthetic>"
 _USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
-
-
-def _block_text(content: Any) -> str:
-    """The text of a tool_result content (a string or a list of blocks)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, dict):
-                if block.get("type") == "text":
-                    parts.append(str(block.get("text", "")))
-                elif block.get("type") == "image":
-                    parts.append("[image]")
-            elif isinstance(block, str):
-                parts.append(block)
-        return "\n".join(parts)
-    return "" if content is None else str(content)
 
 
 def classify_user_text(text: str) -> tuple[Kind, str]:
@@ -161,7 +143,7 @@ class ClaudeReader:
         content = message.get("content")
         common = {"timestamp": row.get("timestamp"), "uuid": row.get("uuid"), "is_sidechain": side}
         if row.get("isCompactSummary"):
-            self.t.add(Kind.SUMMARY, "user", _block_text(content), **common)
+            self.t.add(Kind.SUMMARY, "user", content_text(content), **common)
             return
         if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
             for block in content:
@@ -171,7 +153,7 @@ class ClaudeReader:
                     self.t.add(
                         Kind.TOOL_RESULT,
                         "tool",
-                        _block_text(block.get("content")),
+                        content_text(block.get("content")),
                         tool_use_id=block.get("tool_use_id"),
                         is_error=bool(block.get("is_error")),
                         **common,
@@ -180,13 +162,13 @@ class ClaudeReader:
                     self.t.add(Kind.SYSTEM, "user", str(block["text"]), **common)
             return
         if row.get("isMeta"):
-            text = _block_text(content)
+            text = content_text(content)
             if text:
                 self.t.add(Kind.SYSTEM, "user", text, **common)
             return
         # Each text block on its own: the client puts reminders and IDE context in
         # blocks of their own before the prompt.
-        blocks = [_block_text([b]) for b in content] if isinstance(content, list) else [_block_text(content)]
+        blocks = [content_text([b]) for b in content] if isinstance(content, list) else [content_text(content)]
         prompt: list[str] = []
         notes: list[str] = []
         for block in blocks:

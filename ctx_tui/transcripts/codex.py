@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.builder import Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
@@ -53,27 +53,12 @@ _WRAPPER_PREFIXES = (
 )
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    if isinstance(content, list):
-        for part in content:
-            if not isinstance(part, dict):
-                continue
-            if isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            elif str(part.get("type", "")).endswith("image"):
-                parts.append("[image]")
-    return "\n".join(parts)
-
-
 def _output_text(output: Any) -> str:
     if isinstance(output, str):
         return output
     if isinstance(output, dict) and isinstance(output.get("content"), str):
         return output["content"]
-    return _content_text(output)
+    return content_text(output)
 
 
 class CodexReader:
@@ -230,7 +215,7 @@ class CodexReader:
         if ptype == "message":
             role = p.get("role")
             content = p.get("content")
-            text = content if isinstance(content, str) else _content_text(content)
+            text = content if isinstance(content, str) else content_text(content)
             if role == "user":
                 self._user_item(text, ts)
             elif role == "assistant":
@@ -363,7 +348,7 @@ class CodexReader:
         parts = [p["message"]] if isinstance(p.get("message"), str) and p["message"] else []
         for item in p.get("replacement_history") or []:
             if isinstance(item, dict) and item.get("type") == "message":
-                text = _content_text(item.get("content"))
+                text = content_text(item.get("content"))
                 if text:
                     parts.append(f"[{item.get('role', '?')}] {text}")
         self.t.add(Kind.SUMMARY, "system", "\n\n".join(parts), timestamp=ts)

@@ -15,25 +15,8 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.builder import Transcript, content_text
 from ctx_tui.transcripts.model import Kind
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, str):
-                parts.append(part)
-            elif isinstance(part, dict):
-                if isinstance(part.get("text"), str):
-                    parts.append(part["text"])
-                elif "image" in str(part.get("type", "")):
-                    parts.append("[image]")
-        return "\n".join(parts)
-    return "" if content is None else str(content)
 
 
 def messages_of(document: Any) -> list[Any] | None:
@@ -60,7 +43,7 @@ class GenericReader:
         role = row.get("role")
         if not isinstance(role, str):
             return False
-        text = _text(row.get("content"))
+        text = content_text(row.get("content"))
         ts = row.get("timestamp") if isinstance(row.get("timestamp"), str) else None
         if role == "user":
             self.t.start_round()
