@@ -125,14 +125,20 @@ def _session_docs(session: Session) -> Iterator[Doc]:
                 yield Doc(tier, f"{where} (command)", f"$ {command}")
 
 
+def _decision_text(text: str, rationale: str) -> str:
+    return text + (f" (because {rationale})" if rationale else "")
+
+
 def _memory_docs(memory: SessionMemory) -> Iterator[Doc]:
     sid = memory.session_id
+    # an item's decision note holds the rationale extraction found ("... because ...")
+    why = {d.item_id: d.rationale for d in memory.decisions if d.item_id is not None}
     for item in memory.active_items():
-        yield Doc("medium-term", f"session {sid} · {item.type.value} {item.id}", item.content)
+        text = _decision_text(item.content, why.get(item.id, ""))
+        yield Doc("medium-term", f"session {sid} · {item.type.value} {item.id}", text)
     for decision in memory.decisions:
         if decision.item_id is None:
-            text = decision.decision + (f" (because {decision.rationale})" if decision.rationale else "")
-            yield Doc("medium-term", f"session {sid} · decision", text)
+            yield Doc("medium-term", f"session {sid} · decision", _decision_text(decision.decision, decision.rationale))
     for name in NOTE_FIELDS:
         for note in getattr(memory, name):
             if note.item_id is None:

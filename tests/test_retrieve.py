@@ -49,6 +49,18 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_an_item_decision_is_found_by_its_rationale(tmp_path: Path) -> None:
+    """Extraction stores a decision's "because" clause on its note; a search for the reason finds the decision."""
+
+    def fill(memory):  # type: ignore[no-untyped-def]
+        memory.upsert_item(TrackedItem(id="d1", type="decision", content="Keep the queue in one JSON file"))
+        memory.decisions[0] = memory.decisions[0].model_copy(update={"rationale": "the hooks append concurrently"})
+
+    update_session_memory(tmp_path, "sess-2", fill)
+    hits = search(tmp_path, "concurrently appending hooks", config=Config(), record=False)
+    assert [h.text for h in hits] == ["Keep the queue in one JSON file (because the hooks append concurrently)"]
+
+
 def test_every_long_and_medium_tier_is_indexed(tmp_path: Path) -> None:
     project = _project(tmp_path)
     index = build_index(project, Config())
