@@ -32,8 +32,8 @@ def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
         return []
     out: list[Notice] = []
     if len(new.state.compactions) > len(prev.state.compactions):
-        last = new.state.compactions[-1] if new.state.compactions else None
-        before = f" ({last.pre_tokens:,} tokens before)" if last and last.pre_tokens else ""
+        last = new.state.compactions[-1]
+        before = f" ({last.pre_tokens:,} tokens before)" if last.pre_tokens else ""
         out.append(Notice("Compaction", f"The agent compacted its context{before}; the live window restarts at the summary."))
     threshold = new.handoff_threshold * 100
     if prev.state.usage_pct < threshold <= new.state.usage_pct:

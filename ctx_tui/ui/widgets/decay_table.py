@@ -73,7 +73,8 @@ class DecayPanel(Vertical):
 
     def show(self, items: Sequence[ItemStatus], note: str | None) -> None:
         table = self.table
-        keep = self.selected.id if self.selected else None
+        selected = self.selected
+        keep = selected.id if selected else None
         self._ensure_columns(table)
         table.clear()
         self._rows, self._note = list(items), note

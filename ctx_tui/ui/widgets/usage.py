@@ -52,24 +52,20 @@ class UsageBar(Widget):
         return text
 
 
-def _fmt(n: int) -> str:
-    return f"{n:,}"
-
-
 def figures(state: WindowState) -> Text:
     """The three lines beside the big percentage: window and source, used and headroom, compactions."""
     src = "estimated" if state.estimated else "reported"
     text = Text(end="")
-    text.append(f"% of a {_fmt(state.context_window)}-token window · ")
+    text.append(f"% of a {state.context_window:,}-token window · ")
     text.append(src, style="bold italic" if state.estimated else "bold")
-    text.append(f"\n{_fmt(state.context_tokens)}", style="bold")
-    text.append(f" used · headroom {_fmt(state.headroom_tokens)} (auto-compact at {state.autocompact_threshold:.0%})")
+    text.append(f"\n{state.context_tokens:,}", style="bold")
+    text.append(f" used · headroom {state.headroom_tokens:,} (auto-compact at {state.autocompact_threshold:.0%})")
     n = len(state.compactions)
     text.append(f"\ncompactions {n}")
     if n:
         last = state.compactions[-1]
         detail = ", ".join(
-            part for part in (last.trigger or "", f"{_fmt(last.pre_tokens)} before" if last.pre_tokens else "") if part
+            part for part in (last.trigger or "", f"{last.pre_tokens:,} before" if last.pre_tokens else "") if part
         )
         if detail:
             text.append(f" (last: {detail})")
