@@ -90,12 +90,13 @@ def header(strategy: str, original: int, kept: int, total: int) -> str:
 
 
 def _body_fn(
-    strategy: str, text: str, facts: list[Fact], items: Sequence[ItemLike], tok: TokenEstimate
+    strategy: str, text: str, facts: list[Fact], items: Sequence[ItemLike], tok: TokenEstimate, config: Config
 ) -> Callable[[int], str]:
+    preserve = frozenset(str(t) for t in config.compression.preserve_types)
     if strategy == "summary":
-        return plan_summary(text, facts, items, tok)
+        return plan_summary(text, facts, items, tok, preserve)
     if strategy == "semantic":
-        return plan_semantic(text, facts, items, tok)
+        return plan_semantic(text, facts, items, tok, preserve)
     return lambda budget: truncate(text, budget, tok)
 
 
@@ -120,7 +121,7 @@ def compress_text(
         return CompressionResult(text, strategy, original, original, retention.rate,
                                  (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost)
 
-    make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original))
+    make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original), config or Config())
     with_header = budget >= _MIN_HEADER_BUDGET
     # Fit with the header at its longest (kept = total); the real header is never longer.
     widest = header(strategy, original, len(facts), len(facts))

@@ -211,6 +211,22 @@ def states_decision(sentence: str) -> bool:
     return len(sentence.split()) <= MAX_DECISION_WORDS and len(key_terms(sentence)) >= 2
 
 
+PREFERENCE_RE = re.compile(r"\b(?:prefer(?:s|red)?|please use)\b", re.I)
+
+
+def stated_type(sentence: str) -> str | None:
+    """The item type a sentence states: "decision", "user_preference" or "constraint"; None for none.
+
+    What ``compression.preserve_types`` is matched against: a stated sentence
+    of a preserved type is kept whole (a ``must`` candidate) by the strategies.
+    """
+    if not states_decision(sentence):
+        return None
+    if DECISION_RE.search(sentence):
+        return "decision"
+    return "user_preference" if PREFERENCE_RE.search(sentence) else "constraint"
+
+
 def _decision_facts(block: Block, out: dict[tuple[str, str], Fact]) -> None:
     for sentence in sentences(block.text):
         sentence = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", sentence).strip()

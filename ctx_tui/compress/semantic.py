@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ctx_tui.compress.blocks import sentences, split_blocks
-from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, states_decision
+from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, stated_type
 from ctx_tui.compress.scoring import BM25, terms
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
 
@@ -56,9 +56,12 @@ def _scaled(values: list[float]) -> list[float]:
 
 
 def plan_semantic(
-    text: str, facts: Sequence[Fact], items: Sequence[ItemLike], tok: TokenEstimate
+    text: str, facts: Sequence[Fact], items: Sequence[ItemLike], tok: TokenEstimate, preserve: frozenset[str]
 ) -> Callable[[int], str]:
-    """Score the units once; the returned function renders the best of them for a token budget."""
+    """Score the units once; the returned function renders the best of them for a token budget.
+
+    Tracked items and stated sentences whose type is in ``preserve`` are kept first, whole.
+    """
     units = _units(text, tok)
     index = {(f.kind, f.value): i for i, f in enumerate(facts)}
     docs = [terms(u[1]) for u in units]
@@ -74,7 +77,9 @@ def plan_semantic(
         kind = getattr(item.type, "value", item.type)
         ids = frozenset(i for f in extract_facts(item.content, [item]) if (i := index.get((f.kind, f.value))) is not None)
         line = f"- [{kind}] {item.content}"
-        candidates.append(Candidate(-len(items) + n, line, 3.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=True))
+        candidates.append(
+            Candidate(-len(items) + n, line, 3.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=kind in preserve)
+        )
     total = max(len(units), 1)
     seen: set[str] = set()
     for k, (_, unit, _) in enumerate(units):
@@ -84,9 +89,12 @@ def plan_semantic(
         seen.add(key)
         ids = frozenset(i for f in fragment_facts(unit) if (i := index.get((f.kind, f.value))) is not None)
         base = relevance[k] + 0.6 * centrality[k] + 0.1 * k / total
-        if states_decision(unit):
+        stated = stated_type(unit)
+        if stated:
             base += 1.0
-        candidates.append(Candidate(k, unit, base, tok(unit) + JOIN_TOKENS + GAP_TOKENS, ids, "unit"))
+        candidates.append(
+            Candidate(k, unit, base, tok(unit) + JOIN_TOKENS + GAP_TOKENS, ids, "unit", must=stated in preserve)
+        )
     heading_cost = sum(tok(h) + 1 for h in {u[2] for u in units if u[2]})
     return lambda budget: _render(units, candidates, facts, budget, heading_cost, tok)
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
-from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, fragment_facts, states_decision
+from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, fragment_facts, stated_type
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
 from ctx_tui.compress.window_text import fence, parse_sections
 
@@ -220,15 +220,20 @@ def _describe_call(build: "_Builder", order: int, piece: _Piece, recency: float)
 
 
 def plan_summary(
-    text: str, facts: Sequence[Fact], items: Sequence[ItemLike], tok: TokenEstimate
+    text: str, facts: Sequence[Fact], items: Sequence[ItemLike], tok: TokenEstimate, preserve: frozenset[str]
 ) -> Callable[[int], str]:
-    """Build the candidates once; the returned function renders the summary for a token budget."""
+    """Build the candidates once; the returned function renders the summary for a token budget.
+
+    Tracked items and stated decisions / constraints / preferences whose type
+    is in ``preserve`` are kept whole before anything else; the others compete
+    on their (high) priority.
+    """
     pieces = _pieces(text)
     build = _Builder(facts, tok)
     total = max(len(pieces), 1)
     for n, item in enumerate(items):
         kind = getattr(item.type, "value", item.type)
-        build.add(-len(items) + n, f"- [{kind}] {item.content}", 3.0, "tracked", must=True)
+        build.add(-len(items) + n, f"- [{kind}] {item.content}", 3.0, "tracked", must=kind in preserve)
     item_texts = {" ".join(i.content.lower().split()) for i in items}
 
     pending_calls: list[tuple[int, str]] = []
@@ -291,9 +296,10 @@ def plan_summary(
             if not clean or " ".join(clean.lower().split()) in item_texts:
                 continue
             # an assistant's "always"/"never" is mostly prose; its decisions count
-            rule = states_decision(clean) and (piece.role != "assistant" or DECISION_RE.search(clean))
+            stated = stated_type(clean)
+            rule = stated and (piece.role != "assistant" or DECISION_RE.search(clean))
             if block.kind != "heading" and rule:
-                build.add(order, f"- {prefix}{clean}", 2.5 + 0.2 * recency, "decisions", must=True)
+                build.add(order, f"- {prefix}{clean}", 2.5 + 0.2 * recency, "decisions", must=stated in preserve)
                 continue
             first_of_request = piece.role == "user" and k == 0
             build.add(order, f"- {prefix}{clean}", 0.5 + 0.2 * recency + (0.5 if first_of_request else 0.0),
