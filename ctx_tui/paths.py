@@ -17,3 +17,8 @@ def safe_name(text: str, fallback: str = "session") -> str:
     cleaned = "".join(c if (c.isalnum() or c in "-_.") else "-" for c in text)
     cleaned = cleaned.replace("..", "-").strip(".-")
     return cleaned[:80] or fallback
+
+
+def shown_path(path: Path, project: Path | None) -> Path:
+    """``path`` relative to ``project`` when it lies inside it, else as given (for messages)."""
+    return path.relative_to(project) if project is not None and path.is_relative_to(project) else path

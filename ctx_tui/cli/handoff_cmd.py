@@ -32,7 +32,7 @@ from ctx_tui.handoff.prefill import base_draft, prefill_from_session
 from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import HandoffReadError, dump_handoff, parse_handoff, read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, handoff_dir, write_handoff
-from ctx_tui.paths import state_dir
+from ctx_tui.paths import shown_path, state_dir
 from ctx_tui.plain_text import clean_block, one_line
 from ctx_tui.storage import write_atomic
 
@@ -241,7 +241,7 @@ def _draft_text(draft: Mapping[str, Any], findings: list[Finding] | None) -> str
 
 
 def _report(written: WrittenHandoff, project: Path, as_json: bool) -> int:
-    shown = written.path.relative_to(project) if written.path.is_relative_to(project) else written.path
+    shown = shown_path(written.path, project)
     if as_json:
         print_json({"path": str(written.path), "passed": not written.forced, "forced": written.forced,
                     "findings": [_finding_json(f) for f in written.findings]})

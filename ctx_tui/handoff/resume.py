@@ -12,6 +12,7 @@ from ctx_tui.config import Config
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
 from ctx_tui.handoff.schema import HandoffReadError, read_handoff
 from ctx_tui.handoff.writer import handoff_dir
+from ctx_tui.paths import shown_path
 
 #: How many files the prompt lists per group before it says "and N more".
 PROMPT_FILES = 15
@@ -98,9 +99,7 @@ def resume_prompt(handoff: HandoffFile, project: Path | None = None) -> str:
     """The text to start the next session with: where things stand, what to read, the first action."""
     data = handoff.data or {}
     task = data.get("task_state") if isinstance(data.get("task_state"), Mapping) else {}
-    rel = handoff.path
-    if project is not None and rel.is_relative_to(project):
-        rel = rel.relative_to(project)
+    rel = shown_path(handoff.path, project)
     head = f"You are continuing the work of a previous session (handoff {rel}"
     who = [f"role {data['agent_role']}" if isinstance(data.get("agent_role"), str) else None,
            f"written {data['timestamp']}" if data.get("timestamp") else None,

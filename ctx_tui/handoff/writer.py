@@ -25,7 +25,7 @@ from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
 from ctx_tui.handoff.schema import Handoff, dump_handoff
-from ctx_tui.paths import safe_name
+from ctx_tui.paths import safe_name, shown_path
 from ctx_tui.storage import create_exclusive
 
 
@@ -98,7 +98,7 @@ def write_handoff(
         raise CtxError(f"{folder}: cannot write the handoff ({exc.strerror or exc})") from None
     session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
     details: dict[str, Any] = {
-        "path": str(path.relative_to(project)) if path.is_relative_to(project) else str(path),
+        "path": str(shown_path(path, project)),
         "role": data.get("agent_role") if isinstance(data.get("agent_role"), str) else None,
         "forced": not ok,
         "errors": sum(f.is_error for f in findings),

@@ -28,6 +28,7 @@ from ctx_tui.memory.memory_md import SECTION_FOR_TYPE
 from ctx_tui.memory.registry import register_item
 from ctx_tui.memory.session_store import Promotion
 from ctx_tui.memory.view import MemoryView
+from ctx_tui.paths import shown_path
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.ui.safe import clean, literal
 from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
@@ -291,7 +292,7 @@ def handoff(app: DashboardApp) -> None:
 
     def saved(path: Path | None) -> None:
         if path is not None:
-            shown = path.relative_to(ctx.project) if path.is_relative_to(ctx.project) else path
+            shown = shown_path(path, ctx.project)
             app.notify(f"Handoff written to {shown}. The next session starts from `ctx-tui handoff latest --prompt`.",
                        title="Handoff saved", markup=False, timeout=12)
 

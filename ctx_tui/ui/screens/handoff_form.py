@@ -38,6 +38,7 @@ from ctx_tui.handoff.prefill import now_stamp, prefill_from_session
 from ctx_tui.handoff.resume import list_handoffs
 from ctx_tui.handoff.schema import HANDOFF_VERSION
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
+from ctx_tui.paths import shown_path
 from ctx_tui.ui.safe import clean, literal
 from ctx_tui.ui.screens.confirm import ConfirmScreen
 from ctx_tui.window import Session
@@ -491,7 +492,7 @@ class HandoffFormScreen(ModalScreen[Path | None]):
 
     def on_handoff_saved(self, message: HandoffSaved) -> None:
         path = message.written.path
-        shown = path.relative_to(self._project) if path.is_relative_to(self._project) else path
+        shown = shown_path(path, self._project)
         self.query_one("#hf-status", Static).update(Text(f"✔ saved {shown}", style="green"))
         self.dismiss(path)
 
