@@ -191,6 +191,42 @@ def test_codex_without_user_message_events_uses_the_content(tmp_path: Path) -> N
     assert session.state().rounds == 2
 
 
+def test_codex_prompts_only_as_user_message_events(tmp_path: Path) -> None:
+    """Codex Desktop writes some prompts only as ``event_msg`` ``user_message``: each opens a round."""
+    rows = [
+        _codex("session_meta", {"id": "sid", "cwd": "/w", "originator": "Codex Desktop", "cli_version": "0.128.0"}),
+        _msg("developer", "<permissions instructions>sandboxed</permissions instructions>"),
+        _msg("user", "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>be brief</INSTRUCTIONS>"),
+        _msg("user", "<environment_context>\n<cwd>/w</cwd>\n</environment_context>"),
+        _codex("event_msg", {"type": "user_message", "message": "Make the export streaming", "images": [], "local_images": []}),
+        _msg("assistant", "On it."),
+        _codex("event_msg", {"type": "user_message", "message": "Now add a test", "images": ["data:image/png;base64,xx"]}),
+        _codex("response_item", {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}),
+        _msg("assistant", "Done."),
+    ]
+    session = _write(tmp_path / "r.jsonl", rows)
+    users = [e for e in session.entries if e.kind == Kind.USER]
+    assert [u.text for u in users] == ["Make the export streaming", "Now add a test\n[image]"]
+    assert session.state().rounds == 2 and [u.round for u in users] == [1, 2]
+    assert [e.kind for e in session.entries[:3]] == [Kind.SYSTEM] * 3
+
+
+def test_codex_event_before_its_item_is_one_prompt(tmp_path: Path) -> None:
+    rows = [
+        _codex("session_meta", {"id": "sid", "cwd": "/w"}),
+        _codex("event_msg", {"type": "user_message", "message": "Fix the parser"}),
+        _msg("user", "Fix the parser"),
+        _msg("assistant", "ok"),
+        _msg("user", "<user_shell_command>ls</user_shell_command>"),
+        _msg("user", "Then ship it"),
+        _codex("event_msg", {"type": "user_message", "message": "Then ship it"}),
+    ]
+    session = _write(tmp_path / "r.jsonl", rows)
+    assert [e.text for e in session.entries if e.kind == Kind.USER] == ["Fix the parser", "Then ship it"]
+    assert session.state().rounds == 2
+    assert sum(e.text == "Fix the parser" for e in session.entries) == 1
+
+
 def test_window_table_and_overrides() -> None:
     assert window_for_model("claude-opus-4-1") == 200_000
     assert window_for_model("claude-sonnet-4-5[1m]") == 1_000_000

@@ -9,12 +9,19 @@
   (summary and reasoning text; encrypted content is not text), ``function_call``
   / ``custom_tool_call`` / ``web_search_call`` / ``local_shell_call`` ->
   TOOL_CALL, ``*_output`` -> TOOL_RESULT.
-* ``event_msg`` ``user_message`` / ``agent_message`` / ``agent_reasoning``
-  repeat response items and never become entries. ``user_message`` is used as
-  the authority on which user item is a real prompt (it opens the round):
-  transcripts with redacted text cannot be told apart from the AGENTS.md
-  wrappers by content. Until a session shows its first ``user_message`` event
-  (old rollouts have none), a non-wrapper user item opens a round by itself.
+* ``event_msg`` ``agent_message`` / ``agent_reasoning`` repeat response items
+  and never become entries. ``user_message`` is the authority on which user
+  item is a real prompt (it opens the round): transcripts with redacted text
+  cannot be told apart from the AGENTS.md wrappers by content. When the event
+  comes after its response item, that item is promoted; when no user item
+  precedes it (Codex Desktop writes some prompts only as the event), the event
+  itself becomes the USER entry, and a response item with the same text that
+  follows before the model answers is the same prompt, counted once. Until a
+  session shows its first ``user_message`` event (old rollouts have none), a
+  non-wrapper user item opens a round by itself.
+* Client wrappers (``<environment_context>``, AGENTS.md instructions, any
+  message that is one ``<snake_case_tag>…</snake_case_tag>`` block) are SYSTEM
+  text, never prompts.
 * ``event_msg`` ``token_count`` with ``info`` -> reported usage
   (``last_token_usage.total_tokens``, ``model_context_window``).
 * ``compacted`` -> a Compaction plus a SUMMARY entry (``message`` and the text of
@@ -26,6 +33,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -42,6 +50,8 @@ _EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
 _TURN_CONTEXT_HEAD = b'"type":"turn_context","payload":{'
 #: First characters of a string that may parse as a JSON object (JSON whitespace or a brace).
 _OBJECT_STARTS = frozenset("{ \t\n\r")
+#: A whole message that is one ``<snake_case>...</snake_case>`` block: text the client injects.
+_TAGGED_WRAPPER = re.compile(r"\A\s*<([a-z]+_[a-z_]+)>.*</\1>\s*\Z", re.S)
 _WRAPPER_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -61,6 +71,18 @@ def _output_text(output: Any) -> str:
     return content_text(output)
 
 
+def is_wrapper(text: str) -> bool:
+    """True for the user-role text Codex injects (environment, instructions, shell-command echoes)."""
+    head = text.lstrip()
+    return head.startswith(_WRAPPER_PREFIXES) or (head.startswith("<") and _TAGGED_WRAPPER.match(head) is not None)
+
+
+def _same_prompt(message: str, text: str) -> bool:
+    """True when a response item's ``text`` is the prompt of a ``user_message`` event."""
+    a, b = " ".join(message.split()), " ".join(text.split())
+    return bool(a) and (a == b or a in b)
+
+
 class CodexReader:
     """Feeds parsed Codex rollout rows into a :class:`Transcript`."""
 
@@ -68,7 +90,7 @@ class CodexReader:
         self.t = transcript
         self._user_events_seen = False
         self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
-        self._await_item = False  # a user_message event came before its item
+        self._event_prompt: str | None = None  # text of a prompt read from its event, item not seen yet
         self._compaction_open = False  # a compaction with no entry after its summary yet
         self._last_token_count: tuple[bytes | None, int] | None = None
         self._turn_context_tail: bytes | None = None  # see _turn_context_from_bytes
@@ -221,12 +243,14 @@ class CodexReader:
             elif role == "assistant":
                 if self._candidates:
                     self._settle_candidates()
+                self._event_prompt = None
                 self._add(_ASSISTANT, "assistant", text, ts)
             else:
                 self._add(_SYSTEM, "system", text, ts)
             return
         if self._candidates:
             self._settle_candidates()
+        self._event_prompt = None
         if ptype in _RESULT_TYPES:
             call_id = p.get("call_id")
             output = p.get("output")
@@ -273,15 +297,13 @@ class CodexReader:
         self.t.add_tool_call(name, data, json_text=json_text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 
     def _user_item(self, text: str, ts: str | None) -> None:
-        if text.lstrip().startswith(_WRAPPER_PREFIXES):
+        if is_wrapper(text):
             self._add(_SYSTEM, "user", text, ts)
             return
-        entry = self._add(_SYSTEM, "user", text, ts)
-        if self._await_item:
-            self._await_item = False
-            self.t.promote_to_user(entry)
-        else:
-            self._candidates.append(entry)
+        if self._event_prompt is not None and _same_prompt(self._event_prompt, text):
+            self._event_prompt = None  # the prompt its event already added
+            return
+        self._candidates.append(self._add(_SYSTEM, "user", text, ts))
 
     def _settle_candidates(self) -> None:
         """Before the first user_message event: the last candidate was the prompt."""
@@ -296,12 +318,7 @@ class CodexReader:
             if isinstance(info, dict):
                 self._usage(info)
         elif etype == "user_message":
-            self._user_events_seen = True
-            if self._candidates:
-                self.t.promote_to_user(self._candidates[-1])
-                self._candidates.clear()
-            else:
-                self._await_item = True
+            self._user_message(p, ts)
         elif etype == "task_started":
             window = p.get("model_context_window")
             if isinstance(window, int) and window > 0:
@@ -309,6 +326,25 @@ class CodexReader:
         elif etype == "context_compacted":
             if not self._compaction_open:
                 self._open_compaction(ts)
+
+    def _user_message(self, p: dict[str, Any], ts: str | None) -> None:
+        """A prompt event: it confirms the user item before it, or is the prompt itself."""
+        self._user_events_seen = True
+        message = p.get("message")
+        message = message if isinstance(message, str) else ""
+        if self._candidates:
+            last = self._candidates[-1]
+            match = next((c for c in reversed(self._candidates) if _same_prompt(message, c.text)), last)
+            self.t.promote_to_user(match)
+            self._candidates.clear()
+            return
+        images = [i for key in ("images", "local_images") for i in p.get(key) or []]
+        text = "\n".join([message] + ["[image]"] * len(images)) if message else "\n".join(["[image]"] * len(images))
+        if not text.strip() or is_wrapper(text):
+            return
+        self.t.start_round()
+        self._add(Kind.USER, "user", text, ts)
+        self._event_prompt = message
 
     def _usage(self, info: dict[str, Any]) -> None:
         last = info.get("last_token_usage")
