@@ -62,6 +62,18 @@ _COMMAND_RE = re.compile(r"<command-name>\s*/?([^<\s]*)\s*</command-name>")
 _ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _SYNTHETIC = "<synthetic>"
 _USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+#: Row types Claude Code writes (``user`` rows also carry ids or a ``message``).
+CLAUDE_TYPES = frozenset(
+    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "last-prompt"}
+)
+
+
+def is_claude_row(row: dict[str, Any]) -> bool:
+    """A row with a Claude row ``type`` and Claude ids (a bare ``{"type": "user"}`` is not enough)."""
+    rtype = row.get("type")
+    return rtype in CLAUDE_TYPES and (
+        "message" in row or "uuid" in row or "sessionId" in row or "leafUuid" in row or "snapshot" in row or rtype != "user"
+    )
 
 
 def classify_user_text(text: str) -> tuple[Kind, str]:
@@ -85,9 +97,13 @@ def classify_user_text(text: str) -> tuple[Kind, str]:
 class ClaudeReader:
     """Feeds parsed Claude Code rows into a :class:`Transcript`."""
 
-    def __init__(self, transcript: Transcript, subagent_file: bool = False) -> None:
+    def __init__(self, transcript: Transcript, subagent_file: bool = False, sidechain: bool = False) -> None:
+        """``subagent_file``: the file opened is a sub-agent's own, read as a main chain;
+        ``sidechain``: every row fed is sub-agent traffic (a ``subagents/`` file followed
+        along with its session)."""
         self.t = transcript
         self.subagent_file = subagent_file
+        self.sidechain = sidechain
         self._usage_by_message: dict[str, Usage] = {}
 
     @staticmethod
@@ -108,9 +124,9 @@ class ClaudeReader:
         cut = line.find(b',"toolUseResult":')
         return line[:cut] + b"}" if cut > 0 else line
 
-    def feed(self, row: dict[str, Any], sidechain: bool | None = None) -> None:
+    def feed(self, row: dict[str, Any]) -> bool:
         kind = row.get("type")
-        side = bool(row.get("isSidechain")) and not self.subagent_file if sidechain is None else sidechain
+        side = self.sidechain or (bool(row.get("isSidechain")) and not self.subagent_file)
         if not side and (kind == "user" or self.t.meta.session_id is None):
             self._meta(row)
         if kind == "user":
@@ -124,6 +140,7 @@ class ClaudeReader:
             if title:
                 self.t.meta.extra["title"] = title
                 self.t.add(Kind.SUMMARY, "system", title, uuid=row.get("leafUuid"), in_context=False)
+        return True
 
     def _meta(self, row: dict[str, Any]) -> None:
         meta = self.t.meta

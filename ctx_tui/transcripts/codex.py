@@ -43,6 +43,7 @@ from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
+CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 _CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _RESULT_TYPES = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _ASSISTANT, _SYSTEM, _THINKING, _TOOL_RESULT = Kind.ASSISTANT, Kind.SYSTEM, Kind.THINKING, Kind.TOOL_RESULT
@@ -61,6 +62,11 @@ _WRAPPER_PREFIXES = (
     "<user_shell_command>",
     "<turn_aborted>",
 )
+
+
+def is_codex_row(row: dict[str, Any]) -> bool:
+    """A ``{timestamp, type, payload}`` row of a Codex row type."""
+    return "payload" in row and row.get("type") in CODEX_TYPES
 
 
 def _output_text(output: Any) -> str:
@@ -189,10 +195,10 @@ class CodexReader:
         self._turn_context_tail = tail
         return True
 
-    def feed(self, row: dict[str, Any]) -> None:
+    def feed(self, row: dict[str, Any]) -> bool:
         payload = row.get("payload")
         if not isinstance(payload, dict):
-            return
+            return True  # a Codex row carrying nothing (never counted as skipped)
         ts = row.get("timestamp")
         if not isinstance(ts, str):
             ts = None
@@ -211,6 +217,7 @@ class CodexReader:
             self._session_meta(payload)
         elif kind == "compacted":
             self._compacted(payload, ts)
+        return True
 
     def _session_meta(self, p: dict[str, Any]) -> None:
         self._turn_context_tail = None  # it sets the cwd: the next turn_context must set it again

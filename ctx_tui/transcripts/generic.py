@@ -28,6 +28,11 @@ def messages_of(document: Any) -> list[Any] | None:
     return None
 
 
+def is_generic_row(row: dict[str, Any]) -> bool:
+    """An OpenAI-style message: a string ``role``."""
+    return isinstance(row.get("role"), str)
+
+
 class GenericReader:
     """Feeds ``{role, content}`` messages into a :class:`Transcript`."""
 

@@ -1,14 +1,11 @@
 """One transcript file, followed as it grows: bytes -> lines -> rows -> entries.
 
 :class:`TranscriptReader` detects the format from the content (never from the
-file name), then feeds each appended line to the reader of that format:
-
-* a line whose first JSON object has ``type`` + ``payload`` is Codex;
-* one with a Claude row ``type`` (``user``, ``assistant``, ``summary``,
-  ``file-history-snapshot``...) or Claude ids (``sessionId``, ``uuid``) is Claude Code;
-* one with ``role`` is a generic chat;
-* a file that starts with ``[`` (or a pretty-printed ``{"messages": [...]}``
-  object) is a whole-document generic chat: it is re-read whenever it changes.
+file name): the first row some format of ``ctx_tui.transcripts.formats.FORMATS``
+recognises decides it, and every appended line is then fed to that format's
+:class:`~ctx_tui.transcripts.formats.RowReader`. A file that starts with ``[``
+(or a pretty-printed ``{"messages": [...]}`` object) is a whole-document
+generic chat: it is re-read whenever it changes.
 
 Lines that are not JSON objects, not UTF-8, or not understood by the detected
 reader are counted in ``skipped`` and never stop the reading.
@@ -26,36 +23,14 @@ import orjson
 
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.claude import ClaudeReader
-from ctx_tui.transcripts.codex import CodexReader
 from ctx_tui.transcripts.follow import Follower
-from ctx_tui.transcripts.generic import GenericReader, messages_of
+from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row, is_subagent_file
+from ctx_tui.transcripts.generic import messages_of
 from ctx_tui.transcripts.model import Format
 
 _MALFORMED = object()
-CLAUDE_TYPES = frozenset(
-    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress", "last-prompt"}
-)
 #: How far to look for the end of the first line when telling JSONL from a JSON document.
 _FIRST_LINE_LIMIT = 4 << 20
-CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
-
-
-def detect_row(row: Any) -> Format | None:
-    """The format a parsed row belongs to, or None when it says nothing."""
-    if not isinstance(row, dict):
-        return None
-    rtype = row.get("type")
-    if "payload" in row and rtype in CODEX_TYPES:
-        return Format.CODEX
-    if rtype in CLAUDE_TYPES and ("message" in row or "uuid" in row or "sessionId" in row or "leafUuid" in row or "snapshot" in row or rtype != "user"):
-        return Format.CLAUDE_CODE
-    if isinstance(row.get("role"), str):
-        return Format.GENERIC
-    return None
-
-
-def _is_subagent_file(path: Path) -> bool:
-    return path.parent.name == "subagents"
 
 
 class TranscriptReader:
@@ -72,8 +47,8 @@ class TranscriptReader:
     def _clear(self) -> None:
         self.format: Format | None = None
         self.transcript = Transcript(Format.GENERIC)
-        self._reader: ClaudeReader | CodexReader | GenericReader | None = None
-        self._subagents: dict[Path, Follower] = {}
+        self._reader: RowReader | None = None
+        self._subagents: dict[Path, tuple[Follower, ClaudeReader]] = {}
 
     @property
     def exists(self) -> bool:
@@ -95,7 +70,7 @@ class TranscriptReader:
         before = len(self.transcript.entries)
         self._feed_lines(self.follower.read_lines())
         self.transcript.skipped += self.follower.take_overlong()
-        if self.format == Format.CLAUDE_CODE and not _is_subagent_file(self.path):
+        if self.format == Format.CLAUDE_CODE and not is_subagent_file(self.path):
             if self._poll_subagents():
                 self.follower.reset()
                 self._clear()
@@ -117,11 +92,11 @@ class TranscriptReader:
         for name in names:
             path = folder / name
             if path not in self._subagents:
-                self._subagents[path] = Follower(path)
-        for follower in self._subagents.values():
+                self._subagents[path] = (Follower(path), ClaudeReader(self.transcript, sidechain=True))
+        for follower, reader in self._subagents.values():
             if follower.check():
                 return True
-            self._feed_lines(follower.read_lines(), sidechain=True)
+            self._feed_lines(follower.read_lines(), reader)
             self.transcript.skipped += follower.take_overlong()
         return False
 
@@ -160,9 +135,9 @@ class TranscriptReader:
         had = bool(self.transcript.entries) or self._doc_size >= 0
         self._doc_size, self._doc_mtime = st.st_size, st.st_mtime
         self._clear()  # a fresh generic transcript: the whole document is read again
-        self.format = Format.GENERIC
-        reader = GenericReader(self.transcript)
-        self._reader = reader
+        self._choose(Format.GENERIC)
+        reader = self._reader
+        assert reader is not None
         try:
             messages = messages_of(orjson.loads(data))
         except orjson.JSONDecodeError:
@@ -180,14 +155,9 @@ class TranscriptReader:
         skipped = self.transcript.skipped
         self.transcript = Transcript(fmt)
         self.transcript.skipped = skipped
-        if fmt == Format.CLAUDE_CODE:
-            self._reader = ClaudeReader(self.transcript, subagent_file=_is_subagent_file(self.path))
-        elif fmt == Format.CODEX:
-            self._reader = CodexReader(self.transcript)
-        else:
-            self._reader = GenericReader(self.transcript)
+        self._reader = SPECS[fmt].reader(self.transcript, self.path)
 
-    def _feed_lines(self, lines: Iterable[bytes], sidechain: bool = False) -> None:
+    def _feed_lines(self, lines: Iterable[bytes], reader: RowReader | None = None) -> None:
         """Feed ``lines`` with the cyclic garbage collector paused.
 
         Reading allocates one dict per row and keeps one entry per message:
@@ -198,16 +168,17 @@ class TranscriptReader:
         if paused:
             gc.disable()
         try:
-            self._feed(lines, sidechain)
+            self._feed(lines, reader)
         finally:
             if paused:
                 gc.enable()
 
-    def _feed(self, lines: Iterable[bytes], sidechain: bool) -> None:
+    def _feed(self, lines: Iterable[bytes], fixed: RowReader | None) -> None:
+        """Feed ``lines`` to ``fixed``, or to the file's reader (chosen by the first row that says)."""
         loads = orjson.loads
         t = self.transcript
         for line in lines:
-            reader = self._reader
+            reader = fixed or self._reader
             data = line if reader is None else reader.prepare(line)
             if data is None:
                 continue
@@ -225,20 +196,19 @@ class TranscriptReader:
                     t.skipped += 1
                 continue
             if reader is None:
-                fmt = detect_row(row)
-                if fmt is None:
+                spec = detect_row(row)
+                if spec is None:
                     t.skipped += 1
                     continue
-                self._choose(fmt)
+                self._choose(spec.format)
                 reader = self._reader
+                assert reader is not None
                 t = self.transcript
             if not isinstance(row, dict):
                 t.skipped += 1
                 continue
             try:
-                if sidechain and isinstance(reader, ClaudeReader):
-                    reader.feed(row, sidechain=True)
-                elif reader.feed(row) is False:
+                if not reader.feed(row):
                     t.skipped += 1
             except (TypeError, ValueError, AttributeError, KeyError):
                 t.skipped += 1  # a row of an unexpected shape: counted, never fatal
