@@ -6,16 +6,22 @@ which works across processes), writes a temp file in the same folder, fsyncs
 it and renames it over the target, so a reader never sees half a file and two
 writers never interleave. Files that must never be replaced (handoffs) are
 created with :func:`create_exclusive`.
+
+Every file ctx-tui reads by a path it did not create goes through
+:func:`open_regular`: a FIFO, a device or a folder at that path is refused
+before a read could block on it or never end.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from filelock import FileLock
 
@@ -24,6 +30,68 @@ from ctx_tui.errors import CtxError
 LOCK_TIMEOUT_S = 10.0
 #: :func:`create_exclusive` gives up after this many taken names (something is badly wrong then).
 MAX_SUFFIX = 10_000
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegularFile(OSError):
+    """A path that names a FIFO, device, socket or folder where a file was expected."""
+
+
+def special_kind(mode: int) -> str | None:
+    """What a non-regular file is ("a FIFO", "a folder"...), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _refuse(path: Path | str, kind: str) -> NotRegularFile:
+    return NotRegularFile(errno.EINVAL, f"not a regular file ({kind})", str(path))
+
+
+def check_regular(path: Path | str) -> None:
+    """Raise :class:`NotRegularFile` when ``path`` exists and is not a regular file (symlinks followed)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    kind = special_kind(mode)
+    if kind is not None:
+        raise _refuse(path, kind)
+
+
+def open_regular(path: Path | str, buffering: int = -1) -> BinaryIO:
+    """Open ``path`` for binary reading; a FIFO, device, socket or folder raises :class:`NotRegularFile`.
+
+    The file is opened non-blocking (opening a FIFO then returns at once instead
+    of waiting for a writer) and checked with ``fstat`` on the opened
+    descriptor, so a regular file swapped for a FIFO after a ``stat`` is still
+    refused; a device is refused by ``stat`` before it is opened at all.
+    """
+    check_regular(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        kind = special_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise _refuse(path, kind)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of the regular file ``path`` (see :func:`open_regular`)."""
+    with open_regular(path) as fh:
+        return fh.read()
 
 
 def lock_path(path: Path) -> Path:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ctx_tui.config import Config
 from ctx_tui.tokens import count_tokens, token_source
-from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
 from ctx_tui.window_model import UsagePoint, UsageSource, WindowEntry, WindowState
@@ -150,6 +150,11 @@ class Session:
         return self._reader.exists
 
     @property
+    def problem(self) -> str | None:
+        """Why the transcript cannot be read now (a FIFO, permission denied...), or None."""
+        return self._reader.follower.problem
+
+    @property
     def version(self) -> int:
         return self._version
 
@@ -205,16 +210,31 @@ class Session:
         """
         t = self._reader.transcript
         meta = t.meta
-        if not positions and t.last_usage is not None:
-            return self._state(t.last_usage.context_tokens, "reported", [], [], token_source(meta.model, load=False))
+        usage = self._plausible_usage()
+        if not positions and usage is not None:
+            return self._state(usage, "reported", [], [], token_source(meta.model, load=False))
         live, raw = self._live_window()
-        if t.last_usage is not None:
-            context_tokens = t.last_usage.context_tokens
+        if usage is not None:
+            context_tokens = usage
             source = "reported"
         else:
             context_tokens = sum(raw)
             source = "estimated"
         return self._state(context_tokens, source, live, raw, token_source(meta.model))
+
+    def _plausible_usage(self) -> int | None:
+        """The reported context tokens, unless above 10 windows of the model (then: estimate).
+
+        The readers already drop figures outside [0, 10 x the stated window];
+        this applies the model table's window, which they do not know.
+        """
+        t = self._reader.transcript
+        if t.last_usage is None:
+            return None
+        window = window_for_model(t.meta.model, self.config, t.meta.context_window)
+        if t.last_usage.context_tokens > USAGE_WINDOWS_CAP * window:
+            return None
+        return t.last_usage.context_tokens
 
     def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
         t = self._reader.transcript
@@ -232,6 +252,7 @@ class Session:
             live=calibrate(live, raw, context_tokens),
             history=self._history(live, raw),
             autocompact_threshold=self.config.window.autocompact_threshold,
+            implausible_usage=t.implausible_usage + (t.last_usage is not None and source == "estimated"),
         )
 
     def _history(self, live: list[Entry], raw: list[int]) -> list[UsagePoint]:

@@ -52,6 +52,7 @@ class WindowState:
     live: list[WindowEntry]  # main-chain entries since the last compaction, in order
     history: list[UsagePoint] = field(default_factory=list)
     autocompact_threshold: float = 0.92
+    implausible_usage: int = 0  # usage reports ignored as outside [0, 10 x window]
 
     @property
     def usage_pct(self) -> float:

@@ -35,6 +35,7 @@ def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[st
         "entries": state.entries_total,
         "live_entries": live_entries,
         "skipped_lines": state.skipped_lines,
+        "implausible_usage": state.implausible_usage,
     }
 
 
@@ -61,6 +62,8 @@ def _print_human(data: dict[str, Any]) -> None:
     table.add_row("tokens", escape(data["token_source"]))
     if data["skipped_lines"]:
         table.add_row("skipped", f"[yellow]{data['skipped_lines']} unreadable line(s)[/]")
+    if data["implausible_usage"]:
+        table.add_row("ignored", f"[yellow]{data['implausible_usage']} implausible usage report(s) (outside 0..10x the window)[/]")
     if data["handoff_suggested"]:
         table.add_row("handoff", "[yellow]context is past the handoff threshold: consider `ctx-tui handoff`[/]")
     console.print(table)

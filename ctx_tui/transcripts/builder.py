@@ -33,6 +33,10 @@ PREVIEW_LIMITS = {Kind.TOOL_RESULT: PREVIEW_CHARS, Kind.THINKING: PREVIEW_CHARS,
 #: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
 _TOOL_CALL, _TOOL_RESULT = Kind.TOOL_CALL, Kind.TOOL_RESULT
 _PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
+#: A reported usage figure above this many windows is implausible (ignored, counted).
+USAGE_WINDOWS_CAP = 10
+#: The largest context window taken from a transcript; the cap's window when none is stated.
+MAX_WINDOW = 10_000_000
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, bool]:
@@ -103,6 +107,7 @@ class Transcript:
         self.compactions: list[Compaction] = []
         self.round = 0  # the current round; 0 before the first real user message
         self.skipped = 0  # lines that could not be parsed
+        self.implausible_usage = 0  # usage reports ignored by ``plausible``
         #: Reported usage that counts by the SPEC rule (None: none since the last compaction).
         self.last_usage: Usage | None = None
         #: Reported context tokens at the end of each round so far (for the trend).
@@ -181,6 +186,20 @@ class Transcript:
         self.compactions.append(compaction)
         self.live_start = compaction.seq
         self.last_usage = None
+
+    def plausible(self, *figures: int, window: int | None = None) -> bool:
+        """Whether reported usage ``figures`` lie in [0, 10 x window]; an implausible report is counted.
+
+        ``window`` is the one reported with the figures, else the transcript's,
+        else ``MAX_WINDOW``. A caller drops the report when this is False:
+        ``input_tokens: -500000`` or 2**64-1 never become the usage shown.
+        """
+        cap = USAGE_WINDOWS_CAP * (window or self.meta.context_window or MAX_WINDOW)
+        for figure in figures:
+            if not 0 <= figure <= cap:
+                self.implausible_usage += 1
+                return False
+        return True
 
     def report_usage(self, usage: Usage) -> None:
         self.last_usage = usage

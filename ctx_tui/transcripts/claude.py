@@ -252,6 +252,8 @@ class ClaudeReader:
 
         fields = {key: value if isinstance(value := raw.get(key), int) else 0 for key in _USAGE_KEYS}
         context = fields["input_tokens"] + fields["cache_creation_input_tokens"] + fields["cache_read_input_tokens"]
+        if not self.t.plausible(context, *fields.values()):
+            return None
         known = self._usage_by_message.get(message_id) if message_id else None
         if known is not None:
             known.context_tokens = context
@@ -274,7 +276,7 @@ class ClaudeReader:
                     seq=len(self.t.entries),
                     timestamp=row.get("timestamp"),
                     trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
-                    pre_tokens=pre if isinstance(pre, int) else None,
+                    pre_tokens=pre if isinstance(pre, int) and self.t.plausible(pre) else None,
                 )
             )
             return

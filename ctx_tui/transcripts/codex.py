@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.transcripts.builder import Transcript, content_text
+from ctx_tui.transcripts.builder import MAX_WINDOW, Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
@@ -328,7 +328,7 @@ class CodexReader:
             self._user_message(p, ts)
         elif etype == "task_started":
             window = p.get("model_context_window")
-            if isinstance(window, int) and window > 0:
+            if isinstance(window, int) and 0 < window <= MAX_WINDOW:
                 self.t.meta.context_window = window
         elif etype == "context_compacted":
             if not self._compaction_open:
@@ -360,18 +360,15 @@ class CodexReader:
         get = last.get
         total, given, cached, output = get("total_tokens"), get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
         window = info.get("model_context_window")
-        window = window if isinstance(window, int) and window > 0 else None
+        window = window if isinstance(window, int) and 0 < window <= MAX_WINDOW else None
         if window:
             self.t.meta.context_window = window
+        figures = [value if isinstance(value, int) else 0 for value in (total, output, given, cached)]
+        if not self.t.plausible(*figures, window=window):
+            return
         # Positional, in Usage's field order (context, output, input, cache creation, cache read, window).
-        usage = Usage(
-            total if isinstance(total, int) else 0,
-            output if isinstance(output, int) else 0,
-            given if isinstance(given, int) else 0,
-            0,
-            cached if isinstance(cached, int) else 0,
-            window,
-        )
+        total, output, given, cached = figures
+        usage = Usage(total, output, given, 0, cached, window)
         entries = self.t.entries
         if entries and entries[-1].usage is None:
             entries[-1].usage = usage

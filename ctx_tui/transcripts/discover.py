@@ -19,6 +19,8 @@ from pathlib import Path
 import orjson
 
 from ctx_tui.errors import CtxError
+from ctx_tui.storage import open_regular
+from ctx_tui.transcripts.follow import BOM
 
 CLAUDE = "claude"
 CODEX = "codex"
@@ -70,8 +72,8 @@ def claude_sessions(cwd: Path) -> list[Path]:
 
 def _first_line(path: Path) -> bytes:
     try:
-        with open(path, "rb") as fh:
-            return fh.readline(_FIRST_LINE_LIMIT)
+        with open_regular(path) as fh:
+            return fh.readline(_FIRST_LINE_LIMIT).removeprefix(BOM)
     except OSError:
         return b""
 

@@ -8,7 +8,12 @@ than ``MAX_LINE`` (a file that is not a transcript, say) is dropped and counted
 in ``overlong`` instead of growing without bound. A file that shrank or was
 replaced (another inode) is read again from zero, and the caller is told
 (``check()`` returns True). A missing file is not an error: it yields nothing
-until it appears.
+until it appears. A UTF-8 byte-order mark at the start is skipped.
+
+A FIFO, device or folder at the path is never opened for reading (a read
+would block forever or never end), and a file that cannot be opened is not
+an error either: both leave a one-line reason in ``problem`` until the file
+is readable again.
 """
 
 from __future__ import annotations
@@ -17,10 +22,20 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from ctx_tui.storage import NotRegularFile, open_regular, special_kind
+
 #: Bytes read per system call.
 CHUNK = 1 << 20
+#: The UTF-8 byte-order mark some editors write first: stepped over, never part of the first line.
+BOM = b"\xef\xbb\xbf"
 #: Longest line kept; a longer one is skipped (and counted), never held whole.
 MAX_LINE = 32 << 20
+
+
+def _unreadable(exc: OSError) -> str:
+    if isinstance(exc, NotRegularFile):
+        return exc.strerror
+    return f"unreadable ({exc.strerror or type(exc).__name__})"
 
 
 class Follower:
@@ -31,6 +46,8 @@ class Follower:
         self.identity: tuple[int, int] | None = None
         self.bytes_read = 0  # bytes read by the last read_lines / read_all (tests, bench)
         self.overlong = 0  # lines dropped for exceeding MAX_LINE, not yet taken by the caller
+        #: Why the file cannot be read now ("not a regular file (a FIFO)", "unreadable (Permission denied)"), or None.
+        self.problem: str | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -50,7 +67,13 @@ class Follower:
         self.bytes_read = 0
         try:
             st = os.stat(self.path)
-        except OSError:
+        except OSError as exc:
+            self.problem = None if isinstance(exc, FileNotFoundError) else _unreadable(exc)
+            st = None
+        kind = None if st is None else special_kind(st.st_mode)
+        if kind is not None:
+            self.problem = f"not a regular file ({kind})"
+        if st is None or kind is not None:
             if self.identity is not None:
                 self.reset()
                 return True
@@ -79,12 +102,18 @@ class Follower:
         if self.identity is None:
             return
         try:
-            fh = open(self.path, "rb", buffering=CHUNK)
-        except OSError:
+            fh = open_regular(self.path, buffering=CHUNK)
+        except OSError as exc:
+            self.problem = _unreadable(exc)
             return
+        self.problem = None
         with fh:
             try:
                 fh.seek(self.offset)
+                if self.offset == 0 and fh.read(len(BOM)) != BOM:
+                    fh.seek(0)  # no byte-order mark to step over
+                elif self.offset == 0:
+                    self.offset = self.bytes_read = len(BOM)
                 readline = fh.readline
                 while line := readline(CHUNK):
                     self.offset += len(line)
@@ -111,9 +140,12 @@ class Follower:
     def read_all(self) -> bytes | None:
         """The whole file (for whole-document formats), or None when unreadable."""
         try:
-            data = self.path.read_bytes()
-        except OSError:
+            with open_regular(self.path) as fh:
+                data = fh.read()
+        except OSError as exc:
+            self.problem = _unreadable(exc)
             return None
+        self.problem = None
         self.offset = len(data)
         self.bytes_read = len(data)
-        return data
+        return data.removeprefix(BOM)

@@ -20,6 +20,7 @@ from ctx_tui.transcripts.claude import ClaudeReader, is_claude_row
 from ctx_tui.transcripts.codex import CodexReader, is_codex_row
 from ctx_tui.transcripts.generic import GenericReader, is_generic_row
 from ctx_tui.transcripts.model import Format
+from ctx_tui.transcripts.rows import row_shape_ok
 
 
 class RowReader(Protocol):
@@ -65,8 +66,8 @@ SPECS = {spec.format: spec for spec in FORMATS}
 
 
 def detect_row(row: Any) -> FormatSpec | None:
-    """The format a parsed row belongs to, or None when it says nothing."""
-    if not isinstance(row, dict):
+    """The format a parsed row belongs to, or None when it says nothing (or is of no row's shape)."""
+    if not row_shape_ok(row):
         return None
     for spec in FORMATS:
         if spec.recognises(row):

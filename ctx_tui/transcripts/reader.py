@@ -7,8 +7,10 @@ recognises decides it, and every appended line is then fed to that format's
 (or a pretty-printed ``{"messages": [...]}`` object) is a whole-document
 generic chat: it is re-read whenever it changes.
 
-Lines that are not JSON objects, not UTF-8, or not understood by the detected
-reader are counted in ``skipped`` and never stop the reading.
+Lines that are not JSON objects, not UTF-8, not of the row shape every reader
+expects (:func:`~ctx_tui.transcripts.rows.row_shape_ok`: ``{"type": []}`` is
+valid JSON but no row) or not understood by the detected reader are counted in
+``skipped`` and never stop the reading.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from typing import Any
 
 import orjson
 
+from ctx_tui.storage import open_regular
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.claude import ClaudeReader
-from ctx_tui.transcripts.follow import Follower
+from ctx_tui.transcripts.follow import BOM, Follower
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row, is_subagent_file
 from ctx_tui.transcripts.generic import messages_of
 from ctx_tui.transcripts.model import Format
+from ctx_tui.transcripts.rows import row_shape_ok
 
 _MALFORMED = object()
 #: How far to look for the end of the first line when telling JSONL from a JSON document.
@@ -103,9 +107,9 @@ class TranscriptReader:
     def _starts_as_document(self) -> bool:
         """True for a whole JSON document: an array, or a {"messages": [...]} object."""
         try:
-            with open(self.path, "rb") as fh:
+            with open_regular(self.path) as fh:
                 head = fh.read(4096)
-                stripped = head.lstrip()
+                stripped = head.removeprefix(BOM).lstrip()
                 if not stripped.startswith(b"{"):
                     return stripped.startswith(b"[")
                 while b"\n" not in stripped and len(stripped) < _FIRST_LINE_LIMIT:
@@ -146,7 +150,7 @@ class TranscriptReader:
             self.transcript.skipped += 1
         else:
             for message in messages:
-                if not (isinstance(message, dict) and reader.feed(message)):
+                if not (row_shape_ok(message) and reader.feed(message)):
                     self.transcript.skipped += 1
         return reset or had, 0
 
@@ -195,6 +199,9 @@ class TranscriptReader:
                 if line.strip():  # blank lines are not errors
                     t.skipped += 1
                 continue
+            if not row_shape_ok(row):
+                t.skipped += 1
+                continue
             if reader is None:
                 spec = detect_row(row)
                 if spec is None:
@@ -204,9 +211,6 @@ class TranscriptReader:
                 reader = self._reader
                 assert reader is not None
                 t = self.transcript
-            if not isinstance(row, dict):
-                t.skipped += 1
-                continue
             try:
                 if not reader.feed(row):
                     t.skipped += 1

@@ -37,6 +37,7 @@ class SessionFeed:
         self._clock = clock
         self._session: Session | None = None
         self._last: Snapshot | None = None
+        self._stalled = False  # the last read reported the transcript unreadable or missing
 
     # -- what to watch ------------------------------------------------------------------
     def memory_file(self) -> Path:
@@ -81,11 +82,18 @@ class SessionFeed:
         except (OSError, CtxError, ValueError) as exc:
             problems.append(f"cannot read {self.path.name}: {_reason(exc)}")
             return ReadResult(self._last, tuple(problems))
+        if self._session.problem:
+            problems.append(f"{self.path.name}: {self._session.problem}")
+            self._stalled = True
+            return ReadResult(self._last, tuple(problems))
         if not self._session.exists:
             problems.append(f"{self.path.name} is missing (waiting for it to come back)")
+            self._stalled = True
             return ReadResult(self._last, tuple(problems))
         first = self._last is None
-        touched = first or update.changed or bool(changed)
+        # After a problem, a fresh snapshot replaces the problem shown even when nothing changed.
+        touched = first or update.changed or bool(changed) or self._stalled
+        self._stalled = False
         if not touched:
             return ReadResult(self._last, tuple(problems))  # nothing new: the same snapshot
         memory, note = self._memory(self._session)
