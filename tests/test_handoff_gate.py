@@ -139,9 +139,10 @@ GOOD: list[tuple[str, dict[str, Any]]] = [
         "on backslashes (safe_name keeps them). Linux jobs pass.",
         suggested_first_action="Revert commit a1b2c3d with `git revert a1b2c3d`")),
     ("warning-only", make(
-        task={"completion_pct": 90, "completed_subtasks": ["one"], "remaining_subtasks": ["two", "three"]},
+        task={"completion_pct": 65, "completed_subtasks": ["one"], "remaining_subtasks": ["two", "three"]},
         continuation_context="Most of the effort was the first subtask: the schema in "
-        "ctx_tui/handoff/schema.py. Subtasks two and three are small edits to docs/handoff.md.",
+        "ctx_tui/handoff/schema.py. Subtasks two and three are small edits to docs/handoff.md: its rule "
+        "table still lacks pct.gap.",
         suggested_first_action="Edit docs/handoff.md to add the rule table")),
 ]
 

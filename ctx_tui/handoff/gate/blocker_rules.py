@@ -1,0 +1,79 @@
+"""A first action must not do what a stated blocker forbids.
+
+Blockers come from ``task_state.blockers`` and from the context's prose
+("nothing can go to staging until the review is signed off"). Each gives the
+*activity* it blocks: the part before its condition ("X until Y", "can't X
+before Y", "X blocked by Y") or after it ("Y before any X"). A first action
+that shares a content word with a blocked activity collides — unless its verb
+works towards lifting the blocker (ask, send, schedule...) or it is itself
+conditional ("... once the key is set").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ctx_tui.handoff.gate.action_rules import first_verb
+from ctx_tui.handoff.gate.draft_view import DraftView
+from ctx_tui.handoff.gate.text import content_words, stem
+from ctx_tui.handoff.gate.vocabulary import CONDITION, CONDITION_START, GENERIC_WORDS, PROSE_BLOCKER, UNBLOCKING_VERBS
+
+#: Every prose blocker holds one of these words: a cheap test before reading sentence by sentence.
+_ANY_BLOCKER_WORD = re.compile(r"\b(?:until|before|unless|till|pending|while|block|froz|freeze|hold|allowed|permitted|wait)",
+                               re.IGNORECASE)
+#: Where a clause ends: sentence punctuation, a colon or semicolon, a spaced dash.
+_CLAUSE_END = re.compile(r"[.!?:;](?=\s|$)|\s[—–-](?=\s)")
+_NEGATION = re.compile(r"\b(?:can(?:no|')?t|can not|cannot|must ?n[o']t|do ?n[o']t|should ?n[o']t|may not|nothing|no)\b",
+                       re.IGNORECASE)
+
+
+def blocked_activity(text: str) -> str:
+    """The part of a blocker's text that names what it blocks."""
+    cut = CONDITION_START.search(text)
+    if cut is None:
+        return text
+    before, after = text[: cut.start()], text[cut.end():]
+    if cut.group(0).strip().lower() == "before" and not _NEGATION.search(before):
+        return after  # "security review before any staging deploy"
+    return before if content_words(before) else text
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in content_words(text)} - {stem(w) for w in GENERIC_WORDS}
+
+
+def blockers_of(view: DraftView) -> list[str]:
+    """Listed blockers, then the clauses of the context that state one."""
+    found = list(view.task_list("blockers"))
+    context = view.context()
+    if not _ANY_BLOCKER_WORD.search(context):
+        return found
+    flat = " ".join(context.split())  # a hard-wrapped line break is a space
+    ends = [m.start() for m in _CLAUSE_END.finditer(flat)]
+    seen: set[int] = set()
+    for match in PROSE_BLOCKER.finditer(flat):
+        at = bisect_right(ends, match.start())
+        if at in seen:
+            continue
+        seen.add(at)
+        start = ends[at - 1] + 1 if at else 0
+        end = ends[at] if at < len(ends) else len(flat)
+        found.append(flat[start:end].strip(" -—–"))
+    return found
+
+
+def check_blocker_collision(view: DraftView) -> None:
+    action = view.action()
+    verb = first_verb(action)
+    if not action or verb in UNBLOCKING_VERBS or CONDITION.search(action):
+        return
+    doing = _stems(action)
+    for blocker in blockers_of(view):
+        shared = doing & _stems(blocked_activity(blocker))
+        if shared:
+            view.add("suggested_first_action", "error",
+                     f"collides with a blocker ({', '.join(sorted(shared))}): {blocker.strip()!r}",
+                     "start with what lifts the blocker (ask, request, prepare), or remove the blocker if it is "
+                     "resolved", "action.blocked")
+            return

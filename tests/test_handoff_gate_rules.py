@@ -1,0 +1,159 @@
+"""The gate rules of issue 14, one behaviour each (the labelled set measures them together)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ctx_tui.handoff.gate import check_handoff, passes
+from ctx_tui.handoff.gate.task_rules import plausible_range
+from test_handoff_gate import make
+
+
+def errors(data: dict[str, Any]) -> set[str]:
+    return {f.rule for f in check_handoff(data) if f.is_error}
+
+
+# -- the first action ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [
+    "`pytest tests/test_follow.py::test_partial_line -x`",
+    "go test -race ./server -run TestServerShutdown -count=200",
+    "kubectl scale deploy/clickstream-v1 --replicas=0 -n data",
+    "./tools/profile.sh --level forest --frames 600",
+    "Compare run 48 with run 47 in W&B on the grad-norm panel",
+    "Revert 3f9a2c1",
+    "Answer the review comment on https://github.com/acme/web/pull/4471",
+    "Ask ops for an ETA on INFRA-771",
+    "Run `pytest tests/test_io.py` and read the assertion",
+    "Review the diff of a1b2c3d for the missing index on orders.user_id",
+    "Wrap the OrderDao.all() call in withContext(Dispatchers.IO)",
+])
+def test_one_executable_step_passes(action: str) -> None:
+    assert not errors(make(suggested_first_action=action)) & {
+        "action.multiple", "action.stall_verb", "action.not_imperative", "action.no_object", "action.no_change"}
+
+
+@pytest.mark.parametrize(("action", "rule"), [
+    ("Review src/checkout/validation.ts and continue from there", "action.stall_verb"),
+    ("Have a look at SettingsStore.swift and carry on", "action.stall_verb"),
+    ("Look at the failing tests under tests/api/ and fix them", "action.no_change"),
+    ("Go over the tests in app/src/androidTest/ and get them passing", "action.no_change"),
+    ("Review src/api/orders.py", "action.no_change"),
+    ("Wire useDebounce into SearchBox.tsx, delete the lodash import and update the snapshots", "action.multiple"),
+    ("Write the tests, update docs/cli.md and bump the version", "action.multiple"),
+    ("Wrap up src/io.py", "action.stall_verb"),
+])
+def test_vague_or_chained_steps_are_refused(action: str, rule: str) -> None:
+    assert rule in errors(make(suggested_first_action=action))
+
+
+# -- completion honesty ------------------------------------------------------------------------
+
+
+def test_plausible_range_allows_three_times_bigger_subtasks_and_ten_points() -> None:
+    low, high = plausible_range(1, 2)  # 1 of 3 done
+    assert round(low) == 4 and round(high) == 70
+
+
+@pytest.mark.parametrize(("pct", "done", "todo"), [(90, 1, 5), (20, 6, 1), (95, 1, 4), (30, 0, 4)])
+def test_a_completion_far_from_the_subtasks_is_an_error(pct: float, done: int, todo: int) -> None:
+    task = {"completion_pct": pct, "completed_subtasks": [f"d{i}" for i in range(done)],
+            "remaining_subtasks": [f"r{i}" for i in range(todo)]}
+    assert "pct.implausible" in errors(make(task=task))
+
+
+def test_an_uneven_but_plausible_completion_only_warns() -> None:
+    findings = check_handoff(make(task={"completion_pct": 65, "completed_subtasks": ["big one"],
+                                        "remaining_subtasks": ["small", "small"]}))
+    assert passes(findings) and "pct.gap" in {f.rule for f in findings}
+
+
+# -- rationales --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rationale", [
+    "it is better", "as discussed", "cleaner and best practice", "seems like the right choice",
+    "we agreed it makes more sense", "obviously the right way to do it",
+])
+def test_an_empty_rationale_is_refused(rationale: str) -> None:
+    data = make(decisions_made=[{"decision": "use inode for rotation", "rationale": rationale}])
+    assert "decision.empty_rationale" in errors(data)
+
+
+@pytest.mark.parametrize("rationale", [
+    "an editor's rename-over keeps the size but replaces the inode",
+    "no network, 5 ms per query",
+    "support tickets show 80% of verifications happen within 2 h",
+    "the marketing funnel report counts anonymous sessions (requirement in DATA-412)",
+    "users on Safari cannot paste into the field",
+])
+def test_a_rationale_that_refers_to_something_passes(rationale: str) -> None:
+    data = make(decisions_made=[{"decision": "use inode for rotation", "rationale": rationale}])
+    assert "decision.empty_rationale" not in errors(data)
+
+
+# -- blockers ----------------------------------------------------------------------------------
+
+_STAGING = ("settings/base.py sets SESSION_COOKIE_SAMESITE = 'Lax'; `pytest tests/security` passes (41 passed). "
+            "Nothing can go to staging until the security review SEC-318 is signed off.")
+
+
+def test_an_action_doing_what_a_prose_blocker_forbids_is_refused() -> None:
+    data = make(continuation_context=_STAGING,
+                suggested_first_action="Deploy the branch to staging with `make deploy ENV=staging`")
+    found = [f for f in check_handoff(data) if f.rule == "action.blocked"]
+    assert found and "staging" in found[0].message
+
+
+def test_a_listed_blocker_is_checked_too() -> None:
+    data = make(task={"blockers": ["legal approval of the privacy manifest before any App Store submission"]},
+                suggested_first_action="Submit build 812 to the App Store with `fastlane ios release`")
+    assert "action.blocked" in errors(data)
+
+
+@pytest.mark.parametrize("action", [
+    "Send Lena the diff of settings/base.py for the SEC-318 review",
+    "Deploy to staging with `make deploy ENV=staging` once SEC-318 is signed off",
+    "Run `pytest tests/security -k cookie`",
+])
+def test_unblocking_or_conditional_or_unrelated_actions_pass(action: str) -> None:
+    data = make(continuation_context=_STAGING, suggested_first_action=action)
+    assert "action.blocked" not in errors(data)
+
+
+def test_a_capability_statement_is_not_a_blocker() -> None:
+    text = ("`terraform plan` wants to destroy aws_s3_bucket.logs (1 to destroy). A `moved` block cannot rename "
+            "an S3 bucket.")
+    data = make(continuation_context=text, suggested_first_action="Point aws_s3_bucket.logs.bucket at var.legacy")
+    assert "action.blocked" not in errors(data)
+
+
+# -- state in the context ----------------------------------------------------------------------
+
+
+def test_names_without_state_are_refused() -> None:
+    text = ("The refund flow goes through shop/api/views.py, shop/api/serializers.py and shop/payments/stripe.py. "
+            "RefundSerializer and OrderViewSet are the main classes involved.")
+    assert "context.no_state" in errors(make(continuation_context=text))
+
+
+def test_a_context_that_restates_the_task_is_refused() -> None:
+    data = make(task={"assigned_task": "Fix the frame drops in the forest level on Switch"},
+                continuation_context="The forest level has frame drops on Switch; we need to fix the frame drops. "
+                "The level is Content/Levels/Forest.umap and FoliageSystem.cpp renders it.")
+    assert "context.restates_task" in errors(data)
+
+
+@pytest.mark.parametrize("text", [
+    "SHT40 on I2C1 returns 0xFF: i2c_init() in drivers/i2c.c:23 hardcodes 400000.",
+    "`dbt test -s fct_revenue`: unique_fct_revenue_invoice_id FAIL 37.",
+    "Run 48 diverges at step 2.1k (loss 2.9 → NaN); run 47 is stable at 2.41.",
+    "resend view in accounts/views.py is a stub; verify_email() works.",
+    "docs/fr/install.md traduit; `mkdocs build` OK. docs/fr/config.md pas commencé: 14 clés dans CONFIG_KEYS.",
+])
+def test_terse_state_with_evidence_passes(text: str) -> None:
+    assert not errors(make(continuation_context=text)) & {"context.no_state", "context.restates_task",
+                                                           "context.not_concrete"}
