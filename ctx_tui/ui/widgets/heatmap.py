@@ -29,7 +29,8 @@ FILL_GROUPS: tuple[tuple[str, str, frozenset[Kind]], ...] = (
     ("assistant", "heatmap--assistant", frozenset({Kind.ASSISTANT})),
     ("tool output", "heatmap--tool", frozenset({Kind.TOOL_CALL, Kind.TOOL_RESULT})),
     ("thinking", "heatmap--thinking", frozenset({Kind.THINKING})),
-    ("summary", "heatmap--summary", frozenset({Kind.SUMMARY, Kind.SYSTEM})),
+    ("summary", "heatmap--summary", frozenset({Kind.SUMMARY})),
+    ("system", "heatmap--system", frozenset({Kind.SYSTEM})),
 )
 _GROUP_OF = {kind: index for index, (_, _, kinds) in enumerate(FILL_GROUPS) for kind in kinds}
 
