@@ -10,9 +10,13 @@ appended (only those bytes) and says what changed; ``state()`` builds a
   ``message.id``; Codex: ``last_token_usage.total_tokens`` of the last
   ``token_count``); otherwise the sum of the live entries' token counts
   (``usage_source == "estimated"``).
+  Right after a compaction, before the next reply, the estimate is the
+  session's *baseline* (what the agent sends besides the conversation: system
+  prompt, tools; learned from the first reported usage of the latest window
+  that had one, minus the conversation it was sent with) plus the live entries.
 * ``context_window``: ``config.window.sizes[model]`` if set, else what the
   transcript states (Codex ``model_context_window``), else the model table
-  (:func:`window_for_model`; generic chats default to 128,000).
+  (:func:`window_for_model`); 0 when nothing says (shown as "window unknown").
 * ``live``: the entries the model sees now (main chain, in context, since the
   last compaction), each with a token offset and size calibrated so that they
   sum exactly to ``context_tokens``, and its midpoint's relative position 0..1.
@@ -32,12 +36,13 @@ from pathlib import Path
 from ctx_tui.config import Config
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
+from ctx_tui.transcripts.discover import codex_reported_window
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
 from ctx_tui.window_model import UsagePoint, UsageSource, WindowEntry, WindowState
 
-#: Window of a generic chat (or an unknown model) when neither transcript nor config says.
-DEFAULT_WINDOW = 128_000
+#: The window is not known: no config entry, nothing in the transcript, a model not in the table.
+UNKNOWN_WINDOW = 0
 CLAUDE_WINDOW = 200_000
 CLAUDE_1M_WINDOW = 1_000_000
 #: Model id prefix -> context window, for transcripts that do not state it.
@@ -48,23 +53,48 @@ MODEL_WINDOWS: tuple[tuple[str, int], ...] = (
     ("gpt-4o", 128_000),
     ("o3", 200_000),
     ("o4", 200_000),
+    ("gemini", 1_048_576),
 )
+#: Codex keeps a share of the model's window for itself and reports the rest
+#: (``model_context_window``: 258,400 of gpt-5's 272,000).
+CODEX_WINDOW_SHARE = 0.95
 
 
-def window_for_model(model: str | None, config: Config | None = None, stated: int | None = None) -> int:
-    """The context window of ``model``: config override, then transcript, then table."""
+def window_for_model(
+    model: str | None,
+    config: Config | None = None,
+    stated: int | None = None,
+    fmt: Format | None = None,
+    peak: int = 0,
+) -> int:
+    """The context window of ``model``: config override, then transcript, then table; else UNKNOWN_WINDOW.
+
+    ``fmt`` and ``peak`` (the largest context reported) fill in what the model
+    id does not say: a Claude Code session is 200,000 (1,000,000 once its
+    context went past 200,000); a Codex rollout gets the share of the model's
+    window Codex itself reports (the latest ``model_context_window`` of another
+    rollout of that model under CODEX_HOME, else 95% of the table's).
+    """
     if config is not None and model and model in config.window.sizes:
         return config.window.sizes[model]
     if stated:
         return stated
+    if fmt == Format.CODEX and model:
+        seen = codex_reported_window(model)
+        if seen:
+            return seen
+    size = UNKNOWN_WINDOW
     if model:
         lowered = model.lower()
         if lowered.endswith("[1m]"):
-            return CLAUDE_1M_WINDOW
-        for prefix, size in MODEL_WINDOWS:
-            if lowered.startswith(prefix):
-                return size
-    return DEFAULT_WINDOW
+            size = CLAUDE_1M_WINDOW
+        else:
+            size = next((s for prefix, s in MODEL_WINDOWS if lowered.startswith(prefix)), UNKNOWN_WINDOW)
+    if fmt == Format.CLAUDE_CODE and size in (UNKNOWN_WINDOW, CLAUDE_WINDOW):
+        size = CLAUDE_1M_WINDOW if peak > CLAUDE_WINDOW else CLAUDE_WINDOW
+    if fmt == Format.CODEX and size:
+        size = round(size * CODEX_WINDOW_SHARE)
+    return size
 
 
 @dataclass(slots=True)
@@ -155,6 +185,11 @@ class Session:
         return self._reader.follower.problem
 
     @property
+    def unsupported(self) -> str | None:
+        """Why the file is not a transcript ctx-tui reads, or None (see ``TranscriptReader.unsupported``)."""
+        return self._reader.unsupported
+
+    @property
     def version(self) -> int:
         return self._version
 
@@ -218,7 +253,7 @@ class Session:
             context_tokens = usage
             source = "reported"
         else:
-            context_tokens = sum(raw)
+            context_tokens = sum(raw) + (self._baseline() if t.compactions else 0)
             source = "estimated"
         return self._state(context_tokens, source, live, raw, token_source(meta.model))
 
@@ -231,10 +266,25 @@ class Session:
         t = self._reader.transcript
         if t.last_usage is None:
             return None
-        window = window_for_model(t.meta.model, self.config, t.meta.context_window)
-        if t.last_usage.context_tokens > USAGE_WINDOWS_CAP * window:
+        window = window_for_model(t.meta.model, self.config, t.meta.context_window, t.meta.format)
+        if window and t.last_usage.context_tokens > USAGE_WINDOWS_CAP * window:
             return None
         return t.last_usage.context_tokens
+
+    def _baseline(self) -> int:
+        """What the agent sends besides the conversation (system prompt, tools), in tokens.
+
+        Learned from the first usage reported in the latest window that had one:
+        its context minus the conversation sent with it (the prompt, or the
+        compaction summary and the prompt after it). 0 when no usage was reported.
+        """
+        t = self._reader.transcript
+        if t.baseline_source is None:
+            return 0
+        start, end, reported = t.baseline_source
+        model = t.meta.model
+        sent = sum(count_entry(e, model) for e in t.entries[start:end] if e.in_context)
+        return max(0, reported - sent)
 
     def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
         t = self._reader.transcript
@@ -242,13 +292,14 @@ class Session:
             path=self.path,
             meta=t.meta,
             context_tokens=context_tokens,
-            context_window=window_for_model(t.meta.model, self.config, t.meta.context_window),
+            context_window=window_for_model(t.meta.model, self.config, t.meta.context_window, t.meta.format, t.peak_usage),
             usage_source=source,
             token_source=tokens_by,
             compactions=list(t.compactions),
             rounds=t.round,
             entries_total=len(t.entries),
             skipped_lines=t.skipped,
+            unsupported=self._reader.unsupported,
             live=calibrate(live, raw, context_tokens),
             history=self._history(live, raw),
             autocompact_threshold=self.config.window.autocompact_threshold,

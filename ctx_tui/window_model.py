@@ -41,7 +41,7 @@ class WindowState:
     path: Path
     meta: SessionMeta
     context_tokens: int
-    context_window: int
+    context_window: int  # 0: not known (no config entry, nothing in the transcript, model not in the table)
     usage_source: UsageSource
     #: How entry token counts were made: e.g. "tiktoken:cl100k_base" or "estimate".
     token_source: str
@@ -53,6 +53,12 @@ class WindowState:
     history: list[UsagePoint] = field(default_factory=list)
     autocompact_threshold: float = 0.92
     implausible_usage: int = 0  # usage reports ignored as outside [0, 10 x window]
+    #: Why the file is not a transcript ctx-tui reads (every figure is then empty), or None.
+    unsupported: str | None = None
+
+    @property
+    def window_known(self) -> bool:
+        return self.context_window > 0
 
     @property
     def usage_pct(self) -> float:

@@ -10,7 +10,7 @@ import pytest
 from ctx_tui.config import Config, WindowConfig
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Format, Kind
-from ctx_tui.window import DEFAULT_WINDOW, Session
+from ctx_tui.window import UNKNOWN_WINDOW, Session
 
 MESSAGES = [
     {"role": "system", "content": "You are terse."},
@@ -43,7 +43,7 @@ def _check(session: Session) -> None:
     state = session.state()
     assert state.usage_source == "estimated" and state.estimated
     assert state.rounds == 2
-    assert state.context_window == DEFAULT_WINDOW
+    assert state.context_window == UNKNOWN_WINDOW and not state.window_known  # no model: the window is not guessed
     expected = sum(count_tokens(e.text) for e in session.entries)
     assert state.context_tokens == expected
     assert [p.round for p in state.history] == [1, 2]

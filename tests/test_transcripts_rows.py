@@ -9,8 +9,8 @@ import pytest
 
 from ctx_tui.transcripts.builder import bound_tool_input
 from ctx_tui.transcripts.claude import classify_user_text
-from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Kind
-from ctx_tui.window import Session, window_for_model
+from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Format, Kind
+from ctx_tui.window import UNKNOWN_WINDOW, Session, window_for_model
 from ctx_tui.config import Config, WindowConfig
 
 
@@ -230,10 +230,22 @@ def test_codex_event_before_its_item_is_one_prompt(tmp_path: Path) -> None:
 def test_window_table_and_overrides() -> None:
     assert window_for_model("claude-opus-4-1") == 200_000
     assert window_for_model("claude-sonnet-4-5[1m]") == 1_000_000
-    assert window_for_model(None) == 128_000
+    assert window_for_model(None) == UNKNOWN_WINDOW  # said as "window unknown", not a silent 128k
+    assert window_for_model("llama-3-70b") == UNKNOWN_WINDOW
+    assert window_for_model("gemini-2.5-pro") == 1_048_576
     assert window_for_model("gpt-5.5", stated=258_400) == 258_400
     config = Config(window=WindowConfig(sizes={"gpt-5.5": 100_000}))
     assert window_for_model("gpt-5.5", config, stated=258_400) == 100_000
+
+
+def test_window_by_format_when_the_transcript_does_not_say(tmp_path: Path, monkeypatch) -> None:
+    """Claude without a model: 200k (1M once a reported context passed 200k); Codex: what Codex reports."""
+    assert window_for_model(None, fmt=Format.CLAUDE_CODE) == 200_000
+    assert window_for_model(None, fmt=Format.CLAUDE_CODE, peak=250_000) == 1_000_000
+    assert window_for_model("claude-sonnet-4-5", fmt=Format.CLAUDE_CODE, peak=250_000) == 1_000_000
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "empty-codex"))
+    assert window_for_model("gpt-5.3-codex", fmt=Format.CODEX) == 258_400  # 95% of 272,000, as Codex reports
+    assert window_for_model(None, fmt=Format.CODEX) == UNKNOWN_WINDOW
 
 
 def test_builder_fills_every_field() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
-from ctx_tui.transcripts.discover import CLAUDE, CODEX, find_session
+from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, find_session
 from ctx_tui.window import Session
 
 
@@ -30,7 +30,7 @@ def project_root() -> Path:
 
 
 def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = None, *, option: str | None = None) -> None:
-    """``[PATH] [--claude | --codex]``: which transcript the command reads.
+    """``[PATH] [--claude | --codex | --gemini]``: which transcript the command reads.
 
     With ``option`` (e.g. ``"--transcript"``) the path is that option instead of
     a positional argument, for commands whose positional arguments are ids.
@@ -47,6 +47,7 @@ def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = No
     agent = parser.add_mutually_exclusive_group()
     agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only look for Claude Code sessions")
     agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only look for Codex sessions")
+    agent.add_argument("--gemini", dest="agent", action="store_const", const=GEMINI, help="only look for Gemini CLI sessions")
 
 
 def session_path(args: argparse.Namespace) -> Path:

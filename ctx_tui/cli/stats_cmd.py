@@ -1,4 +1,4 @@
-"""``ctx-tui stats [PATH] [--claude|--codex] [--json]``: how full the context window is."""
+"""``ctx-tui stats [PATH] [--claude|--codex|--gemini] [--json]``: how full the context window is."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from typing import Any
 
 from ctx_tui.cli.common import add_session_args, open_session, print_json
 from ctx_tui.config import Config
+from ctx_tui.errors import CtxError
 from ctx_tui.window_model import WindowState
 
 
 def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[str, Any]:
     """The ``stats --json`` object (also what other front ends can show)."""
     meta = state.meta
+    known = state.window_known
     return {
         "path": str(state.path),
         "format": meta.format.value,
@@ -21,14 +23,14 @@ def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[st
         "cwd": meta.cwd,
         "agent_version": meta.agent_version,
         "context_tokens": state.context_tokens,
-        "context_window": state.context_window,
-        "usage_pct": round(state.usage_pct, 2),
+        "context_window": state.context_window if known else None,
+        "usage_pct": round(state.usage_pct, 2) if known else None,
         "usage_source": state.usage_source,
         "token_source": state.token_source,
         "estimated": state.estimated,
-        "headroom_tokens": state.headroom_tokens,
+        "headroom_tokens": state.headroom_tokens if known else None,
         "autocompact_threshold": state.autocompact_threshold,
-        "handoff_suggested": state.context_window > 0
+        "handoff_suggested": known
         and state.context_tokens >= config.window.handoff_threshold * state.context_window,
         "compactions": len(state.compactions),
         "rounds": state.rounds,
@@ -51,12 +53,15 @@ def _print_human(data: dict[str, Any]) -> None:
     table.add_column()
     table.add_row("session", escape(f"{data['session_id'] or '?'} ({data['format']})"))
     table.add_row("model", escape(str(data["model"] or "unknown")))
-    table.add_row(
-        "context",
-        f"{data['context_tokens']:,} / {data['context_window']:,} tokens  "
-        f"[bold]{data['usage_pct']:.1f}%[/] ({mark})",
-    )
-    table.add_row("headroom", f"{data['headroom_tokens']:,} tokens before auto-compaction at {data['autocompact_threshold']:.0%}")
+    if data["context_window"] is None:
+        table.add_row("context", f"{data['context_tokens']:,} tokens ({mark}) · [yellow]window unknown[/] (set window.sizes for this model)")
+    else:
+        table.add_row(
+            "context",
+            f"{data['context_tokens']:,} / {data['context_window']:,} tokens  "
+            f"[bold]{data['usage_pct']:.1f}%[/] ({mark})",
+        )
+        table.add_row("headroom", f"{data['headroom_tokens']:,} tokens before auto-compaction at {data['autocompact_threshold']:.0%}")
     table.add_row("rounds", f"{data['rounds']}   compactions: {data['compactions']}")
     table.add_row("entries", f"{data['entries']:,} ({data['live_entries']:,} in the live window)")
     table.add_row("tokens", escape(data["token_source"]))
@@ -71,6 +76,8 @@ def _print_human(data: dict[str, Any]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     session = open_session(args)
+    if session.unsupported:
+        raise CtxError(f"{session.path}: {session.unsupported}")
     # Totals only: with reported usage nothing needs tokenizing.
     data = stats_dict(session.state(positions=False), session.config, len(session.live_entries()))
     if args.json:

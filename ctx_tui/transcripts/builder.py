@@ -115,6 +115,12 @@ class Transcript:
         self.ever_reported = False
         self.live_start = 0  # index in ``entries`` where the live window starts
         self.tool_names: dict[str, str] = {}  # tool_use_id -> tool name
+        #: The first usage reported in the latest window that had one, as
+        #: (live_start, entries before the reply, context tokens): what the agent
+        #: sends besides the conversation (system prompt, tools) is learned from it.
+        self.baseline_source: tuple[int, int, int] | None = None
+        #: The largest context ever reported (a Claude session past 200k runs with a 1M window).
+        self.peak_usage = 0
 
     def add(
         self,
@@ -202,6 +208,10 @@ class Transcript:
         return True
 
     def report_usage(self, usage: Usage) -> None:
+        if self.last_usage is None:
+            self.baseline_source = (self.live_start, len(self.entries), usage.context_tokens)
+        if usage.context_tokens > self.peak_usage:
+            self.peak_usage = usage.context_tokens
         self.last_usage = usage
         self.ever_reported = True
         point = UsagePoint(round=self.round or 1, tokens=usage.context_tokens, source="reported")

@@ -19,7 +19,8 @@ One row per line. What each row becomes:
   sent to the model: a SUMMARY entry outside the context, and ``meta.extra["title"]``.
 * ``isSidechain`` rows (old layout) and files under ``<session>/subagents/``
   are sub-agent traffic: ``is_sidechain`` entries, outside the main window, no
-  rounds, no usage. A subagent file opened on its own is read as a main chain.
+  rounds, no usage. A subagent file opened on its own (under ``subagents/``, or
+  any file whose first user/assistant row is a sidechain row) is read as a main chain.
 * ``file-history-snapshot``, ``queue-operation`` and ``progress`` rows carry
   nothing the panels show and are skipped before JSON parsing.
 """
@@ -104,6 +105,7 @@ class ClaudeReader:
         self.t = transcript
         self.subagent_file = subagent_file
         self.sidechain = sidechain
+        self._first_turn_seen = subagent_file or sidechain
         self._usage_by_message: dict[str, Usage] = {}
 
     @staticmethod
@@ -126,6 +128,11 @@ class ClaudeReader:
 
     def feed(self, row: dict[str, Any]) -> bool:
         kind = row.get("type")
+        if not self._first_turn_seen and (kind == "user" or kind == "assistant"):
+            # A file whose conversation starts on a sidechain is a sub-agent's own
+            # (older layout: agent-<id>.jsonl beside the sessions): its main chain.
+            self._first_turn_seen = True
+            self.subagent_file = bool(row.get("isSidechain"))
         side = self.sidechain or (bool(row.get("isSidechain")) and not self.subagent_file)
         if not side and (kind == "user" or self.t.meta.session_id is None):
             self._meta(row)

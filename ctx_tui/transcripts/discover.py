@@ -5,15 +5,20 @@
   ``-``; subagent files (``<session>/subagents/agent-*.jsonl``) are not sessions.
 * Codex: ``$CODEX_HOME`` (default ``~/.codex``) ``/sessions/**/rollout-*.jsonl``
   whose first line (``session_meta``) names this cwd; only that line is read.
+* Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-*.json`` or ``.jsonl``,
+  where ``<project>`` is the SHA-256 of the cwd (older versions) or a folder
+  whose ``.project_root`` file names the cwd (newer versions).
 
-The newest by modification time wins; ``prefer`` (``"claude"`` / ``"codex"``)
-limits the search to one agent. Nothing found is a :class:`CtxError` naming
+The newest by modification time wins; ``prefer`` (``"claude"`` / ``"codex"`` /
+``"gemini"``) limits the search to one agent. Nothing found is a :class:`CtxError` naming
 the folders searched.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 
 import orjson
@@ -24,6 +29,8 @@ from ctx_tui.transcripts.follow import BOM
 
 CLAUDE = "claude"
 CODEX = "codex"
+GEMINI = "gemini"
+AGENTS = (CLAUDE, CODEX, GEMINI)
 #: A session_meta line is a few KB, but may carry long base instructions.
 _FIRST_LINE_LIMIT = 1 << 20
 
@@ -90,6 +97,45 @@ def codex_session_cwd(path: Path) -> str | None:
     return None
 
 
+#: How many of the newest rollouts, and how much of each one's end, a window look-up reads.
+_WINDOW_ROLLOUTS = 40
+_WINDOW_TAIL = 256 << 10
+_WINDOW_RE = re.compile(rb'"model_context_window":(\d+)')
+_MODEL_RE = re.compile(rb'"model":"([^"\\]+)"')
+_reported_windows: dict[tuple[str, str], int | None] = {}
+
+
+def codex_reported_window(model: str) -> int | None:
+    """The latest ``model_context_window`` Codex reported for ``model`` in another rollout under CODEX_HOME.
+
+    Reads the end of the newest rollouts (where the last ``token_count`` and
+    ``turn_context`` sit); the answer is kept for the process.
+    """
+    root = codex_home() / "sessions"
+    key = (str(root), model)
+    if key in _reported_windows:
+        return _reported_windows[key]
+    found = None
+    try:
+        rollouts = sorted(root.rglob("rollout-*.jsonl"), key=_mtime, reverse=True)[:_WINDOW_ROLLOUTS]
+    except OSError:
+        rollouts = []
+    for path in rollouts:
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(max(0, path.stat().st_size - _WINDOW_TAIL))
+                tail = fh.read(_WINDOW_TAIL)
+        except OSError:
+            continue
+        windows = _WINDOW_RE.findall(tail)
+        models = _MODEL_RE.findall(tail)
+        if windows and models and models[-1].decode(errors="replace") == model:
+            found = int(windows[-1])
+            break
+    _reported_windows[key] = found
+    return found
+
+
 def codex_sessions(cwd: Path) -> list[Path]:
     """Codex rollout files whose session started in ``cwd``."""
     root = codex_home() / "sessions"
@@ -106,11 +152,45 @@ def codex_sessions(cwd: Path) -> list[Path]:
     return found
 
 
+def gemini_home() -> Path:
+    return Path.home() / ".gemini"
+
+
+def _gemini_project_dirs(cwd: Path) -> list[Path]:
+    """Gemini CLI's folders for ``cwd``: ``tmp/<sha256 of the cwd>``, and any ``tmp/<name>`` whose ``.project_root`` names it."""
+    root = gemini_home() / "tmp"
+    found = [root / hashlib.sha256(str(cwd).encode()).hexdigest()]
+    try:
+        folders = [e for e in os.scandir(root) if e.is_dir()]
+    except OSError:
+        return found
+    target = os.path.normpath(str(cwd))
+    for entry in folders:
+        try:
+            named = (Path(entry.path) / ".project_root").read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        if named and os.path.normpath(named) == target:
+            found.append(Path(entry.path))
+    return found
+
+
+def gemini_sessions(cwd: Path) -> list[Path]:
+    """Gemini CLI chat files of ``cwd``."""
+    found: list[Path] = []
+    for folder in _gemini_project_dirs(cwd):
+        try:
+            found += [p for p in (folder / "chats").glob("session-*.json*") if p.suffix in (".json", ".jsonl") and p.is_file()]
+        except OSError:
+            continue
+    return found
+
+
 def find_session(cwd: Path, prefer: str | None = None) -> Path:
-    """The newest session file of ``cwd`` (``prefer``: "claude", "codex" or None for both)."""
+    """The newest session file of ``cwd`` (``prefer``: "claude", "codex", "gemini" or None for all)."""
     cwd = Path(os.path.abspath(cwd))
-    if prefer not in (None, CLAUDE, CODEX):
-        raise CtxError(f"unknown agent {prefer!r}: use 'claude' or 'codex'")
+    if prefer is not None and prefer not in AGENTS:
+        raise CtxError(f"unknown agent {prefer!r}: use 'claude', 'codex' or 'gemini'")
     candidates: list[Path] = []
     looked: list[str] = []
     if prefer in (None, CLAUDE):
@@ -119,6 +199,9 @@ def find_session(cwd: Path, prefer: str | None = None) -> Path:
     if prefer in (None, CODEX):
         candidates += codex_sessions(cwd)
         looked.append(f"{codex_home() / 'sessions'}/**/rollout-*.jsonl (session_meta.cwd = {cwd})")
+    if prefer in (None, GEMINI):
+        candidates += gemini_sessions(cwd)
+        looked.append(f"{gemini_home() / 'tmp'}/<project>/chats/session-*.json[l]")
     if not candidates:
         raise CtxError("no session found for this directory; looked in " + " and ".join(looked) + "; pass a transcript PATH")
     return max(candidates, key=_mtime)

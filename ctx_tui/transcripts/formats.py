@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.claude import ClaudeReader, is_claude_row
 from ctx_tui.transcripts.codex import CodexReader, is_codex_row
+from ctx_tui.transcripts.gemini import GeminiReader, is_gemini_row
 from ctx_tui.transcripts.generic import GenericReader, is_generic_row
 from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.rows import row_shape_ok
@@ -60,9 +61,36 @@ FORMATS: tuple[FormatSpec, ...] = (
         is_claude_row,
         lambda t, path: ClaudeReader(t, subagent_file=is_subagent_file(path)),
     ),
+    FormatSpec(Format.GEMINI, "Gemini CLI chat", is_gemini_row, lambda t, _path: GeminiReader(t)),
     FormatSpec(Format.GENERIC, "generic {role, content} chat", is_generic_row, lambda t, _path: GenericReader(t)),
 )
 SPECS = {spec.format: spec for spec in FORMATS}
+
+
+#: Keys of a whole JSON document's row list: a chat's (generic, Gemini CLI) and Claude Code's web export.
+DOCUMENT_KEYS = ("messages", "loglines")
+
+
+def split_document(document: Any) -> tuple[dict[str, Any], list[Any]] | None:
+    """A whole JSON document as (header, rows), or None if it holds no row list.
+
+    An array is all rows; an object's rows are its ``messages`` (or ``loglines``)
+    list and its header the other keys (a Gemini chat's session id and project).
+    """
+    if isinstance(document, list):
+        return {}, document
+    if isinstance(document, dict):
+        for key in DOCUMENT_KEYS:
+            if isinstance(document.get(key), list):
+                return {k: v for k, v in document.items() if k != key}, document[key]
+    return None
+
+
+def unsupported_message(first_row: str | None) -> str:
+    """What to tell the user about a file no reader understood."""
+    tried = ", ".join(spec.label for spec in FORMATS)
+    shown = f"its first row: {first_row}; " if first_row else ""
+    return f"not a transcript format ctx-tui reads ({shown}tried {tried})"
 
 
 def detect_row(row: Any) -> FormatSpec | None:

@@ -28,6 +28,7 @@ TOOL_INPUT_CHARS = 4000
 class Format(StrEnum):
     CLAUDE_CODE = "claude-code"
     CODEX = "codex"
+    GEMINI = "gemini"
     GENERIC = "generic"
 
 

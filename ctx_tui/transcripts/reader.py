@@ -27,14 +27,32 @@ from ctx_tui.storage import open_regular
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.claude import ClaudeReader
 from ctx_tui.transcripts.follow import BOM, Follower
-from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row, is_subagent_file
-from ctx_tui.transcripts.generic import messages_of
+from ctx_tui.transcripts.formats import (
+    DOCUMENT_KEYS,
+    SPECS,
+    RowReader,
+    detect_row,
+    is_subagent_file,
+    split_document,
+    unsupported_message,
+)
 from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.rows import row_shape_ok
 
 _MALFORMED = object()
 #: How far to look for the end of the first line when telling JSONL from a JSON document.
 _FIRST_LINE_LIMIT = 4 << 20
+#: How much of an unrecognised first row the unsupported-input message shows.
+_EXCERPT_CHARS = 100
+#: A file with at least this many skipped lines, more than it has rows read, is mostly unreadable.
+_MOSTLY_SKIPPED = 10
+
+
+def _excerpt(line: bytes) -> str:
+    """The start of a row, as one printable line (for the unsupported-input message)."""
+    text = line.decode("utf-8", "replace").strip()
+    text = "".join(c if c.isprintable() else " " for c in text)
+    return repr(text[:_EXCERPT_CHARS] + ("…" if len(text) > _EXCERPT_CHARS else ""))
 
 
 class TranscriptReader:
@@ -52,11 +70,29 @@ class TranscriptReader:
         self.format: Format | None = None
         self.transcript = Transcript(Format.GENERIC)
         self._reader: RowReader | None = None
+        self.rows_read = 0  # rows a reader accepted
+        self._first_row: str | None = None  # an excerpt of the first non-blank line, for the unsupported message
         self._subagents: dict[Path, tuple[Follower, ClaudeReader]] = {}
 
     @property
     def exists(self) -> bool:
         return self.follower.exists
+
+    @property
+    def unsupported(self) -> str | None:
+        """Why the file cannot be read as a transcript, or None when it can (or is still empty).
+
+        No reader recognised any row, or the lines skipped outnumber the rows read.
+        """
+        skipped = self.transcript.skipped
+        if not skipped:
+            return None
+        if self.rows_read == 0 and not self.transcript.entries:
+            return unsupported_message(self._first_row)
+        if skipped >= _MOSTLY_SKIPPED and skipped > self.rows_read:
+            label = SPECS[self.format].label if self.format is not None else "any format"
+            return f"mostly unreadable as {label}: {skipped:,} lines skipped, {self.rows_read:,} rows read; first row: {self._first_row}"
+        return None
 
     def poll(self) -> tuple[bool, int]:
         """Read what was appended. Returns (reset, entries_before_this_poll_start)."""
@@ -105,7 +141,7 @@ class TranscriptReader:
         return False
 
     def _starts_as_document(self) -> bool:
-        """True for a whole JSON document: an array, or a {"messages": [...]} object."""
+        """True for a whole JSON document: an array, or a ``{"messages"|"loglines": [...]}`` object."""
         try:
             with open_regular(self.path) as fh:
                 head = fh.read(4096)
@@ -123,8 +159,9 @@ class TranscriptReader:
         try:
             row = orjson.loads(first)
         except orjson.JSONDecodeError:
-            return b'"messages"' in stripped  # a pretty-printed {"messages": [...]} document
-        return detect_row(row) is None and messages_of(row) is not None
+            # a pretty-printed {"messages": [...]} or {"loglines": [...]} document
+            return any(f'"{key}"'.encode() in stripped for key in DOCUMENT_KEYS)
+        return split_document(row) is not None and (isinstance(row, list) or not ({"type", "role"} & row.keys()))
 
     def _poll_document(self, reset: bool) -> tuple[bool, int]:
         try:
@@ -138,20 +175,29 @@ class TranscriptReader:
             return reset, len(self.transcript.entries)
         had = bool(self.transcript.entries) or self._doc_size >= 0
         self._doc_size, self._doc_mtime = st.st_size, st.st_mtime
-        self._clear()  # a fresh generic transcript: the whole document is read again
-        self._choose(Format.GENERIC)
+        self._clear()  # a fresh transcript: the whole document is read again
+        try:
+            parts = split_document(orjson.loads(data))
+        except orjson.JSONDecodeError:
+            parts = None  # half-written: count it and wait for the next change
+        if parts is None:
+            self._choose(Format.GENERIC)
+            self.transcript.skipped += 1
+            return reset or had, 0
+        header, rows = parts
+        spec = detect_row(header) or next((s for row in rows if (s := detect_row(row)) is not None), None)
+        self._choose(spec.format if spec is not None else Format.GENERIC)
+        if rows and self._first_row is None:
+            self._first_row = _excerpt(orjson.dumps(rows[0]) if not isinstance(rows[0], str) else rows[0].encode())
         reader = self._reader
         assert reader is not None
-        try:
-            messages = messages_of(orjson.loads(data))
-        except orjson.JSONDecodeError:
-            messages = None  # half-written: count it and wait for the next change
-        if messages is None:
-            self.transcript.skipped += 1
-        else:
-            for message in messages:
-                if not (row_shape_ok(message) and reader.feed(message)):
-                    self.transcript.skipped += 1
+        if header and spec is not None and spec.recognises(header):
+            reader.feed(header)
+        for row in rows:
+            if row_shape_ok(row) and reader.feed(row):
+                self.rows_read += 1
+            else:
+                self.transcript.skipped += 1
         return reset or had, 0
 
     def _choose(self, fmt: Format) -> None:
@@ -183,6 +229,8 @@ class TranscriptReader:
         t = self.transcript
         for line in lines:
             reader = fixed or self._reader
+            if self._first_row is None and line.strip():
+                self._first_row = _excerpt(line[:400])
             data = line if reader is None else reader.prepare(line)
             if data is None:
                 continue
@@ -212,7 +260,9 @@ class TranscriptReader:
                 assert reader is not None
                 t = self.transcript
             try:
-                if not reader.feed(row):
+                if reader.feed(row):
+                    self.rows_read += 1
+                else:
                     t.skipped += 1
             except (TypeError, ValueError, AttributeError, KeyError):
                 t.skipped += 1  # a row of an unexpected shape: counted, never fatal

@@ -56,10 +56,21 @@ def figures(state: WindowState) -> Text:
     """The three lines beside the big percentage: window and source, used and headroom, compactions."""
     src = "estimated" if state.estimated else "reported"
     text = Text(end="")
-    text.append(f"% of a {state.context_window:,}-token window · ")
+    if state.unsupported:
+        text.append("Not a transcript ctx-tui can read\n", style="bold")
+        text.append(state.unsupported)
+        return text
+    if state.window_known:
+        text.append(f"% of a {state.context_window:,}-token window · ")
+    else:
+        text.append("window unknown", style="bold")
+        text.append(" (set window.sizes for this model) · ")
     text.append(src, style="bold italic" if state.estimated else "bold")
     text.append(f"\n{state.context_tokens:,}", style="bold")
-    text.append(f" used · headroom {state.headroom_tokens:,} (auto-compact at {state.autocompact_threshold:.0%})")
+    if state.window_known:
+        text.append(f" used · headroom {state.headroom_tokens:,} (auto-compact at {state.autocompact_threshold:.0%})")
+    else:
+        text.append(" used")
     n = len(state.compactions)
     text.append(f"\ncompactions {n}")
     if n:
@@ -100,7 +111,7 @@ class UsagePanel(Vertical):
         lvl = level(fraction, handoff_threshold)
         for name in ("calm", "warn", "alert"):
             self.set_class(name == lvl, f"-{name}")
-        self.pct.update(f"{state.usage_pct:.1f}")
+        self.pct.update(f"{state.usage_pct:.1f}" if state.window_known and not state.unsupported else "--")
         self.bar.set_value(fraction, handoff_threshold)
         self.figures.update(figures(state))
         self.border_subtitle = f"trend: usage per round · handoff at {handoff_threshold:.0%} ┃"

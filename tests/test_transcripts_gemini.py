@@ -1,0 +1,139 @@
+"""Gemini CLI chats, read from real transcripts (tests/fixtures/gemini, provenance beside them)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ctx_tui.transcripts.discover import GEMINI, find_session
+from ctx_tui.transcripts.model import Format, Kind
+from ctx_tui.window import Session
+
+GEMINI_FIXTURES = Path(__file__).parent / "fixtures" / "gemini"
+JSON_CHAT = GEMINI_FIXTURES / "vibecodingtracker__session-eefc44a3.json"
+JSONL_CHAT = GEMINI_FIXTURES / "vibecodingtracker__session-0ab84937.jsonl"
+
+
+def _read(path: Path) -> Session:
+    session = Session(path)
+    session.poll()
+    return session
+
+
+def test_json_document_chat() -> None:
+    """The older whole-document form: one prompt, 18 replies with thoughts and reported tokens."""
+    session = _read(JSON_CHAT)
+    state = session.state()
+    assert session.format == Format.GEMINI and session.unsupported is None
+    assert session.meta.session_id == "eefc44a3-0832-4bc0-ac33-fa668f038213"
+    assert session.meta.model == "gemini-2.5-pro"
+    assert session.meta.extra["project_hash"].startswith("ab14fe39")
+    # the last reply's tokens: input 37,206 (+ tool 0) is what its call sent
+    assert (state.context_tokens, state.usage_source, state.context_window) == (37_206, "reported", 1_048_576)
+    assert state.rounds == 1 and state.skipped_lines == 0
+    kinds = Counter(e.kind for e in session.entries)
+    assert kinds == {Kind.USER: 1, Kind.ASSISTANT: 18, Kind.THINKING: 30}
+    assert session.entries[0].text == "請幫我檢查一下所有代碼是否足夠簡潔 而不是一堆冗餘代碼"
+    thought = session.entries[1]
+    assert thought.kind == Kind.THINKING and thought.text.startswith("Considering User Needs: I'm analyzing")
+    assert [p.tokens for p in state.history] == [37_206]
+
+
+def test_jsonl_chat_with_tool_calls_and_rewritten_messages() -> None:
+    """The newer JSONL form: header, $set patches, each gemini message written twice (then with its tool calls)."""
+    session = _read(JSONL_CHAT)
+    state = session.state()
+    assert session.format == Format.GEMINI and session.unsupported is None
+    assert session.meta.session_id == "0ab84937-9fe7-4284-986a-33c832af0b6a"
+    assert session.meta.extra["kind"] == "main"
+    assert session.meta.model == "gemini-3.1-pro-preview"  # the model of the last reply
+    assert (state.context_tokens, state.usage_source) == (40_238, "reported")
+    assert state.skipped_lines == 0
+    kinds = Counter(e.kind for e in session.entries)
+    # 12 tool calls, each once although its message row is written twice
+    assert kinds[Kind.TOOL_CALL] == 12 and kinds[Kind.TOOL_RESULT] == 12
+    calls = [e for e in session.entries if e.kind == Kind.TOOL_CALL]
+    assert [c.tool_name for c in calls[:5]] == ["update_topic", "read_file", "read_file", "read_file", "read_file"]
+    assert calls[1].tool_input == {"file_path": "README.md"}
+    result = session.entries[calls[1].seq + 1]
+    assert result.kind == Kind.TOOL_RESULT and result.tool_use_id == calls[1].tool_use_id == "aao1q07o"
+    assert result.tool_name == "read_file" and "AI-Powered Discord Bot" in result.text
+    # rounds: the /init prompt and the user's later request; "System: Please continue." is the CLI's own
+    users = [e.text for e in session.entries if e.kind == Kind.USER]
+    assert len(users) == 2 and state.rounds == 2
+    assert users[0].lstrip().startswith("You are an AI agent that brings the power of Gemini")
+    notes = [e for e in session.entries if e.kind == Kind.SYSTEM]
+    assert [n.text for n in notes] == [
+        "Empty GEMINI.md created. Now analyzing the project to populate it.",
+        "System: Please continue.",
+        "Request cancelled.",
+    ]
+    assert [n.in_context for n in notes] == [False, True, False]
+    # usage once per message: five reported replies before the second prompt, then one
+    assert [(p.round, p.tokens) for p in state.history] == [(1, 40_122), (2, 40_238)]
+
+
+def _digest(session: Session) -> list[tuple]:
+    return [(e.seq, e.kind, e.text, e.round, e.tool_use_id, e.usage.context_tokens if e.usage else None) for e in session.entries]
+
+
+def test_jsonl_chat_followed_as_it_grows(tmp_path: Path) -> None:
+    """Appended a few lines at a time (a half-written line held back), it reads as the whole file does."""
+    whole = _read(JSONL_CHAT)
+    data = JSONL_CHAT.read_bytes()
+    path = tmp_path / "session-2026-04-23T12-52-0ab84937.jsonl"
+    path.write_bytes(b"")
+    session = Session(path)
+    step = 997  # cuts lines in the middle
+    for at in range(0, len(data), step):
+        with open(path, "ab") as fh:
+            fh.write(data[at : at + step])
+        session.poll()
+    assert _digest(session) == _digest(whole)
+    assert session.state().context_tokens == whole.state().context_tokens
+
+
+def test_json_document_rewritten_in_place(tmp_path: Path) -> None:
+    """The JSON form is rewritten whole on every change: it is read again, not appended to."""
+    path = tmp_path / "session-2025-10-05T07-11-eefc44a3.json"
+    text = JSON_CHAT.read_text(encoding="utf-8")
+    cut = text.index('    {\n      "id": "0e733da5')  # the second reply onwards removed
+    path.write_text(text[:cut].rstrip().rstrip(",") + "\n  ]\n}\n", encoding="utf-8")
+    session = Session(path)
+    session.poll()
+    assert session.state().context_tokens == 7_228
+    shutil.copyfile(JSON_CHAT, path)
+    os.utime(path, (1, 1))
+    update = session.poll()
+    assert update.reset and session.state().context_tokens == 37_206
+
+
+def test_discovery_under_gemini_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """~/.gemini/tmp/<sha256 of the cwd>/chats (older) and a folder whose .project_root names the cwd (newer)."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "proj"
+    project.mkdir()
+    by_hash = home / ".gemini" / "tmp" / hashlib.sha256(str(project).encode()).hexdigest() / "chats"
+    by_hash.mkdir(parents=True)
+    old = by_hash / "session-2025-10-05T07-11-eefc44a3.json"
+    shutil.copyfile(JSON_CHAT, old)
+    os.utime(old, (1_000, 1_000))
+    named = home / ".gemini" / "tmp" / "proj"
+    (named / "chats").mkdir(parents=True)
+    (named / ".project_root").write_text(f"{project}\n")
+    new = named / "chats" / "session-2026-04-23T12-52-0ab84937.jsonl"
+    shutil.copyfile(JSONL_CHAT, new)
+    assert find_session(project, GEMINI) == new
+    new.unlink()
+    assert find_session(project, GEMINI) == old
+    assert find_session(project) == old  # found without --gemini too
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    with pytest.raises(Exception, match=r"\.gemini/tmp/<project>/chats"):
+        find_session(other, GEMINI)
