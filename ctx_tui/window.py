@@ -71,7 +71,7 @@ def window_for_model(
 
     ``fmt`` and ``peak`` (the largest context reported) fill in what the model
     id does not say: a Claude Code session is 200,000 (1,000,000 once its
-    context went past 200,000); a Codex rollout gets the share of the model's
+    context went past 200,000, up to 1,000,000: more is no evidence of a window); a Codex rollout gets the share of the model's
     window Codex itself reports (the latest ``model_context_window`` of another
     rollout of that model under CODEX_HOME, else 95% of the table's).
     """
@@ -91,7 +91,7 @@ def window_for_model(
         else:
             size = next((s for prefix, s in MODEL_WINDOWS if lowered.startswith(prefix)), UNKNOWN_WINDOW)
     if fmt == Format.CLAUDE_CODE and size in (UNKNOWN_WINDOW, CLAUDE_WINDOW):
-        size = CLAUDE_1M_WINDOW if peak > CLAUDE_WINDOW else CLAUDE_WINDOW
+        size = CLAUDE_1M_WINDOW if CLAUDE_WINDOW < peak <= CLAUDE_1M_WINDOW else CLAUDE_WINDOW
     if fmt == Format.CODEX and size:
         size = round(size * CODEX_WINDOW_SHARE)
     return size

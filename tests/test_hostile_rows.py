@@ -86,7 +86,8 @@ def test_rows_of_any_shape_never_raise(tmp_path: Path, rows: list, first: dict) 
     path = _write(tmp_path / "any.jsonl", [first, *rows])
     state = _poll(path).state()
     assert state.skipped_lines <= len(rows)
-    assert 0 <= state.context_tokens <= 10 * state.context_window
+    assert state.context_tokens >= 0
+    assert not state.window_known or state.context_tokens <= 10 * state.context_window  # a generic chat with no model: window unknown
 
 
 def test_a_running_follow_survives_a_hostile_row(tmp_path: Path) -> None:
