@@ -159,3 +159,27 @@ def test_nothing_to_remember_writes_no_file(tmp_path: Path) -> None:
     view = build_memory_view(tmp_path, quiet, Config())
     assert view.statuses == () and not session_memory_path(tmp_path, "quiet").exists()
     assert {t.name: t.tokens for t in view.tiers}["medium-term"] == 0
+
+
+def test_a_merged_near_duplicate_updates_the_stored_wording(tmp_path: Path) -> None:
+    """The later wording of an extracted fact replaces the stored one; its id and references stay."""
+    import json
+
+    path = tmp_path / "s.jsonl"
+
+    def user(text: str, uuid: str) -> str:
+        return json.dumps({"type": "user", "sessionId": "s", "uuid": uuid, "message": {"role": "user", "content": text}}) + "\n"
+
+    path.write_text(user("Set up the staging cluster. Never deploy to production on Fridays.", "u1"))
+    session = Session(path, Config())
+    session.poll()
+    project = tmp_path / "project"
+    first = build_memory_view(project, session, Config())
+    (constraint,) = [i for i in first.extraction.added if i.type is ItemType.CONSTRAINT]
+    with path.open("a") as out:
+        out.write(user("ok", "u2") + user("again, never deploy to production on Fridays!", "u3"))
+    session.poll()
+    build_memory_view(project, session, Config())
+    stored = load_session_memory(project, session_id_of(session)).get_item(constraint.id)
+    assert stored is not None and stored.content == "again, never deploy to production on Fridays!"
+    assert 3 in stored.referenced_rounds

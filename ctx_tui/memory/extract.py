@@ -1,78 +1,170 @@
-"""Automatic extraction of tracked items from a transcript: offline, deterministic.
+"""Automatic extraction of tracked items from a transcript: offline, deterministic, incremental.
 
-* **Goal** — the first real user request of the session (slash-command
-  wrappers, caveats and injected instructions are SYSTEM entries already; a
-  leading ``/command`` word is dropped, a redacted placeholder is no request).
-* **Constraints and preferences** — sentences of USER entries that instruct:
-  an imperative opening ("always", "never", "don't", "do not", "make sure",
-  "avoid", "only"...), a binding modal anywhere ("must", "must not", "is not
-  allowed"...), or a stated preference ("I prefer", "I'd rather", "instead
-  of", "rather than"...). Questions, code blocks and quoted text are skipped.
-* **Decisions** — sentences of USER or ASSISTANT text that settle a choice:
-  "we'll go with", "let's use", "decided to", "going with", "opted for",
-  "settled on"... A "because/since/so that" clause becomes the rationale, file
-  paths in the sentence the affected files.
+Signals are structural first — who speaks, sentence boundaries, headings,
+list items, ``Label: text`` lines, plan-tool calls — and lexical second
+(the modal and imperative words that make a sentence binding):
 
-Tool results, thinking and system entries are never a source; nor is
-sub-agent traffic. The same fact always gets the same id
-(:func:`~ctx_tui.memory.items.extracted_item_id`), so re-running the
-extraction is idempotent and a dismissed item stays dismissed.
+* **Goal** — the actual ask of the first substantive user prompt (three
+  words or more): file-mention and IDE preambles, slash commands and
+  thinking keywords ("ultrathink") are dropped, context sentences before the
+  first sentence that asks are skipped. A later prompt that redirects
+  ("actually, …", "change of plan: …") adds the new goal.
+* **Constraints** (user) — a rule: an imperative opening (``never``,
+  ``always``, ``don't``, ``make sure``, ``keep in mind``…, also after
+  ``Also:``, ``Note:``, ``Important:``), a binding modal anywhere (``must``,
+  ``should``, ``need to``, ``is not allowed``, ``not acceptable``,
+  ``important not to``…).
+* **Preferences** (user) — ``I prefer``, ``I'd rather``, ``X instead of Y``
+  with a choice verb, ``please use``, ``for better readability``…
+* **Decisions** (user and assistant) — ``let's/we'll/I'll use X``,
+  ``decided``, ``going with``, ``settled on``…; in assistant text also
+  ``Solution: X`` / ``Approach: X`` / ``Recommended Design: X`` labels and
+  headings, and the items of a "Technical Decisions" list; an approval
+  ("yes, go with option 2") becomes the option it names from the assistant's
+  previous message. A ``because``/``since``/``so that`` clause is the
+  rationale, file paths the affected files.
+* **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: done,
+  in progress, remaining (one item, updated as the plan changes).
+* **Memory notes** — a Claude Code ``<user-memory-input>`` note is a
+  standing rule of the user's.
+
+Never a source: tool results, thinking, system text (but memory notes),
+compaction summaries, sub-agent traffic, questions, code blocks, quoted and
+tagged blocks, pasted command output, fixture/redaction placeholders.
+
+Near-duplicates (same type, nearly the same words) merge into one item: the
+later wording wins, the item keeps its first id and round and gains the later
+round as a reference. Ids are stable (``<type>-<hash of the first wording>``),
+so a dismissed item stays dismissed. :func:`extract_items` reads only the
+entries appended since its last call on the same list.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
-from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id
+from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, normalise_content
 from ctx_tui.transcripts.model import Entry, Kind
 
 MAX_CONTENT = 300
 MIN_SENTENCE = 8
 _GOAL_SENTENCES = 3
+#: Words a prompt needs to be a goal ("show tools", "hi" are probes, not the session's task).
+_GOAL_MIN_WORDS = 3
+#: Token-set overlap at which two items of one type are the same fact.
+_NEAR_DUPLICATE = 0.8
 
-#: Placeholders some transcripts hold instead of text (redacted fixtures, images).
-_PLACEHOLDER = re.compile(r"\[(?:REDACTED[^\]]*|image[^\]]*)\]", re.I)
+#: Placeholders some transcripts hold instead of text (redaction, images, fixture trimming).
+_PLACEHOLDER = re.compile(
+    r"\[(?:REDACTED[^\]]*|image[^\]]*|[^\]\n]{0,40}\b(?:trimmed|truncated|omitted|elided|redacted)\b[^\]\n]{0,40})\]", re.I
+)
 _FENCED = re.compile(r"(^|\n)[ \t]*(```|~~~).*?(\n[ \t]*\2[^\n]*|$)", re.S)
 _TAGGED = re.compile(r"<([a-z][\w-]*)(\s[^>]*)?>.*?</\1>", re.S | re.I)
+_MEMORY_NOTE = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.S)
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]+\s*")
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_THINK_WORD = re.compile(r"^(?:ultrathink|think harder|think hard|megathink|think)\b[\s,.:-]*", re.I)
+_MENTION = re.compile(r'^@(?:"[^"\n]*"|\S+)\s*')
+_TRAILING_THINK = re.compile(r"[\s,.;:-]+(?:ultrathink|think harder|think hard|megathink)[\s.!]*$", re.I)
+#: Codex IDE / Desktop prompt preambles: the request follows the last of these headings.
+_REQUEST_HEADING = re.compile(r"^#{1,3}\s*my request for codex:?\s*$", re.I | re.M)
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BOLD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)([^.!?]{1,100}?)(?:\*\*|__)\s*:?\s*$")
+_LABELLED = re.compile(r"^(?:\*\*|__)?([^:*_`\n]{2,48}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$")
+_SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|(?<=[。！？])")
+_DECORATION = re.compile(r"^[^\w`\"'(\[@/<~.-]+")
+_MARKUP = re.compile(r"\*\*|__")
+_WORD = re.compile(r"\w+")
+#: Lines that are pasted command output or logs, not prose.
+_OUTPUT_LINE = re.compile(
+    r"^\s*(?:\$ |>>> |at \S+\(|File \"|Traceback|\d{4}-\d\d-\d\d[T ]\d\d:|\[\d+/\d+\]|npm (?:ERR|WARN)|"
+    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b[:\] ]|[\w./-]+:\d+:\d+)"
+)
 
+_PREFIX = re.compile(
+    r"^(?:(?:and|but|also|so|then|please|pls|plz|oh|ok|okay|note|nb|ps|p\.s\.|btw|reminder|remember|great|good|nice|"
+    r"thanks|fine|right|yes|yep|no|sure|cool|perfect|however|again|"
+    r"important|crucial|critical)\b\s*[:,\-–—!]*\s*)+",
+    re.I,
+)
+_LEAD_RULE = re.compile(r"^(?:important|crucial|critical|reminder|remember|rule)\s*[:!\-–—]", re.I)
 _IMPERATIVE = re.compile(
-    r"^(?:(?:and|but|also|so|then|please|pls|plz)[\s,]+)*"
-    r"(?:always|never|don'?t|do not|dont|make sure|ensure|be sure to|avoid|only|stop|no more|under no circumstances)\b",
+    r"^(?:always|never|don'?t|do not|dont|doesn'?t|make sure|ensure|be sure to|avoid|only(?= \w+ )(?! (?:\d|one|two|three|a |an |the |it |this |that |when|if|after|before))|stop|no more|"
+    r"under no circumstances|keep in mind|remember to|remember that|be careful|refrain from|no need to)\b",
     re.I,
 )
 _MODAL = re.compile(
-    r"\b(?:must(?:n'?t| not)?|have to always|should (?:never|always)|shall not|is not allowed|are not allowed|"
-    r"not allowed to|is forbidden|are forbidden|is required|are required|required to|is mandatory|"
-    r"you (?:always|never)|we (?:always|never)|needs? to (?:stay|remain|be kept))\b",
+    r"\b(?:must(?:n'?t| not)?|should(?:n'?t| not)?|shall not|(?:is|are) not allowed|not allowed to|(?:is|are) forbidden|"
+    r"(?:is|are) required|required to|(?:is|are) mandatory|(?:is|are) (?:crucial|critical|essential|vital)|"
+    r"(?:important|crucial|critical|essential|vital) (?:not )?to|important that|not (?:valid|acc?ep\w*|ok|okay|allowed)\b|"
+    r"(?:there is|there's) a need (?:to|for)|(?:there is|there's) no need to|need(?:s)? to|ha(?:ve|s) to|"
+    r"you (?:always|never)|we (?:always|never))\b",
     re.I,
 )
 _PREFERENCE = re.compile(
-    r"\b(?:i|we) (?:prefer|'d prefer|would prefer|'d rather|would rather|like it when|want you to)\b|"
-    r"\bi'd (?:prefer|rather)\b|\bprefer(?:ably|red)?\b|\brather than\b|\binstead of\b",
+    r"\b(?:i|we) (?:prefer|'d prefer|would prefer|'d rather|would rather|like it when|like it better)\b|"
+    r"\bi'd (?:prefer|rather)\b|\bi (?:really )?(?:like|love|hate|dislike) (?:it when|when|to|using)\b|\bprefer(?:ably|red)?\b|"
+    r"\bfor (?:better|easier|more) (?:readab\w+|clarity|readability|review\w*|navigation|scanning)\b|"
+    r"^(?:please )?(?:use|keep|write|put|format|name)\b.*\b(?:instead of|rather than)\b",
     re.I,
+)
+_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b", re.I)
+#: Verbs after "let's" / "we'll" that explore or act rather than settle a choice.
+_NOT_A_CHOICE = (
+    "see|check|look|try|start|begin|run|examine|investigate|explore|find|analy[sz]e|review|debug|test|verify|"
+    "discuss|talk|think|figure|continue|proceed|get|do|dive|move on|take|break|walk|dig|read|go through|go over|"
+    "first|now|also|quickly|summari[sz]e|recap|write|create|update|fix|implement|add|build|make sure|wait"
 )
 _DECISION = re.compile(
-    r"\b(?:(?:we|i)(?:'ll| will| shall) go with|let'?s (?:go with|use|stick with|keep|switch to|adopt|pick|choose|set|make)|"
-    r"let us (?:go with|use)|(?:we|i)(?: have|'ve)? decided|decided (?:to|on|that)|decision:|we(?:'re| are) going with|"
-    r"going with|opted (?:for|to)|settled on|we(?:'ll| will) use|chose to|the plan is to)\b",
+    r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
+    r"\b(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)\s+"
+    r"(?:go with|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
+    r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
+    r"\b(?:we|i)(?: have|'ve)? decided\b|\bdecided (?:to|on|that|against)\b|^(?:decided|decision)\b|\bwe(?:'re| are) going with\b|"
+    r"\bgoing with\b|\bgo with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
     re.I,
 )
-#: Every pattern above needs one of these substrings (a fast pre-filter).
-_TRIGGERS = (
-    "always", "never", "don", "do not", "make sure", "ensure", "be sure", "avoid", "only", "stop", "no more",
-    "under no", "must", "should", "shall", "allowed", "forbidden", "required", "mandatory", "need", "prefer",
-    "rather", "instead", "like it", "want you", "go with", "let", "decided", "decision", "going with", "opted",
-    "settled", "will use", "'ll use", "chose", "plan is", "have to",
+#: Labels whose text is a decision ("Solution: X", "Recommended Design: X", "Final Plan: X").
+_DECISION_NOUN = re.compile(r"\b(?:decision|decisions|decided|solution|approach|design|choice|resolution)\s*$", re.I)
+_CHOICE_QUALIFIER = re.compile(r"^(?:final|chosen|selected|recommended|agreed|adopted)\b", re.I)
+_CHOSEN_IN_HEADING = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted)\s+(?:approach|solution|design|option)\b\W*\w.*", re.I)
+#: A section that presents one of several alternatives ("Approach 2: ...", "Option B", "Alternative: ...").
+_ALTERNATIVE_SECTION = re.compile(r"\b(?:option|alternative|approach|variant)\s+#?\w{1,2}\b|^alternatives?\b", re.I)
+_CHOICE_WORDS = ("recommended", "chosen", "selected", "agreed", "adopted")
+_CHOSEN = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted|final)\b", re.I)
+#: "I'll use X to explore ...": a tool used for an action, not a choice.
+_INSTRUMENTAL = re.compile(r"\buse\b.{0,80}?\bto (?:" + _NOT_A_CHOICE + r")\b", re.I)
+#: A heading that opens a list of decisions ("Technical Decisions", "Key decisions made").
+_DECISION_LIST = re.compile(r"^(?:[\w-]+\s+){0,2}decisions?(?:\s+made)?\s*:?$", re.I)
+_APPROVAL = re.compile(
+    r"\b(?:go with|use|pick|choose|take|prefer|let'?s do|do|implement|proceed with)\s+(?:the\s+)?"
+    r"(option|approach|variant|alternative|plan|proposal|solution)\s+#?([\w]+)\b",
+    re.I,
 )
-_NOT_SELF = re.compile(r"^(?:i(?:'ve| have)? never|never mind|i don'?t (?:know|think|see|understand|get))\b", re.I)
+_REDIRECT = re.compile(
+    r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
+    r"switch(?:ing)? gears|pivot(?:ing)?)\b[\s,:;.-]*",
+    re.I,
+)
+_NOT_SELF = re.compile(r"^(?:i(?:'ve| have)? never|never mind|i don'?t (?:know|think|see|understand|get|remember))\b", re.I)
 _RATIONALE = re.compile(r"\s*(?:,\s*)?\b(?:because|since|so that|as it|as this|given that)\b\s*", re.I)
 _PATHS = re.compile(r"(?:[\w@.+-]+/)+[\w@.+-]+\.\w{1,6}|\b[\w-]+\.(?:py|ts|tsx|js|json|md|ya?ml|toml|rs|go|java|sh)\b")
+#: Words a sentence opens with that are not an imperative verb (for finding the ask of a prompt).
+_NOT_IMPERATIVE = frozenset(
+    "a an the this that these those there here it its it's i i'm i've i'd we we're you your he she they my our their "
+    "is are was were be been am do does did has have had can could would will may might must should shall "
+    "what why how when where which who whose if so and but or as in on at of for to from with by about after before "
+    "currently now then also ok okay yes no not hi hello thanks thank great good nice cool perfect".split()
+)
+_ASK = re.compile(
+    r"\b(?:need to|needs to|want (?:you )?to|would like|i'd like|please|pls|can you|could you|would you|let'?s|help me|"
+    r"have to|trying to|goal is|task is|should)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +172,23 @@ class Extraction:
     """One extracted item and where it came from."""
 
     item: TrackedItem
-    seq: int  # the entry it was read from
+    seq: int  # the entry it was (last) read from
     rationale: str = ""  # decisions only
     affects_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision of the session, for the handoff's ``decisions_made``."""
+
+    decision: str
+    rationale: str
+    affects_files: tuple[str, ...]
+    item_id: str
+    round: int
+
+
+# -- text structure -------------------------------------------------------------------
 
 
 def _prose(text: str) -> str:
@@ -90,80 +196,130 @@ def _prose(text: str) -> str:
     return _TAGGED.sub(" ", _FENCED.sub("\n", text))
 
 
-def sentences(text: str) -> list[str]:
-    """Sentences of the prose of ``text``: one per line, lines split at sentence ends."""
-    out: list[str] = []
-    for line in _prose(text).splitlines():
-        line = _BULLET.sub("", line).strip()
-        if not line or line.startswith((">", "|", "#")):
+def _clean_line(line: str) -> str:
+    if line[:1].isalnum():
+        return _MARKUP.sub("", line).strip() if "**" in line or "__" in line else line
+    return _MARKUP.sub("", _DECORATION.sub("", line)).strip()
+
+
+def _split(line: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(line) if s and s.strip()]
+
+
+class _Line(NamedTuple):  # a tuple: built once per line of every message, a frozen dataclass costs 5x
+    text: str  # markup removed
+    kind: str  # "heading" | "bullet" | "para"
+    section: str  # the heading it sits under ("" before any)
+
+
+_BULLET_STARTS = frozenset("-*+•0123456789")
+
+
+def _lines(text: str) -> list[_Line]:
+    """The prose lines of ``text`` with their structure: headings, list items, paragraphs.
+
+    The hot path of extraction (every line of every message): each regex runs
+    only where the line's first character allows it to match.
+    """
+    out: list[_Line] = []
+    section = ""
+    for raw in _prose(text).splitlines():
+        stripped = raw.strip()
+        first = stripped[:1]
+        if not first or first in ">|" or _OUTPUT_LINE.match(stripped):
             continue
-        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+        heading = _HEADING.match(stripped) if first == "#" else _BOLD_LINE.match(stripped) if first in "*_-+" else None
+        if heading:
+            section = _clean_line(heading.group(1)).rstrip(":").strip()
+            out.append(_Line(section, "heading", section))
+            continue
+        bullet = _BULLET.match(stripped) if first in _BULLET_STARTS or stripped[1:2] in (".", ")") else None
+        line = _clean_line(stripped[bullet.end() :] if bullet else stripped)
+        if line:
+            out.append(_Line(line, "bullet" if bullet else "para", section))
     return out
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of the prose of ``text``: one per line (headings too), lines split at sentence ends."""
+    return [s for line in _lines(text) for s in _split(line.text)]
 
 
 def _bounded(text: str, limit: int = MAX_CONTENT) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    cut = text[:limit].rsplit(" ", 1)[0]
-    return cut + "…"
+    return text[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def _clean(sentence: str) -> str:
     return _bounded(sentence.strip().rstrip(";").strip())
 
 
+# -- sentence classification ------------------------------------------------------
+
+
+#: Every pattern of :func:`classify` needs one of these words (a fast pre-filter: most sentences state nothing).
+_TRIGGER = re.compile(
+    r"\b(?:always|never|don'?t|dont|do not|doesn'?t|make sure|ensure|be sure|avoid|only|stop|no more|under no|"
+    r"keep in mind|remember|careful|refrain|needs?|must|mustn|should|shouldn|shall|allowed|forbidden|required|"
+    r"mandatory|crucial|critical|essential|vital|important|valid|not acc|not ok|have to|has to|prefer\w*|rather|"
+    r"like|love|hate|dislike|for better|for easier|for more|instead|let'?s|let us|\w+'ll|will|going|decid\w*|"
+    r"decision|go with|opted|settled|chose|plan is|agreed|reminder|rule)\b"
+)
+
+
 def classify(sentence: str, role: str) -> ItemType | None:
     """The item type a sentence states (USER: constraint/preference/decision; ASSISTANT: decision)."""
     s = sentence.strip()
-    if len(s) < MIN_SENTENCE or s.endswith("?"):
+    if len(s) < MIN_SENTENCE or s.endswith(("?", "？")):
         return None
-    low = s.lower()
-    if not any(trigger in low for trigger in _TRIGGERS):
-        return None  # cheap test first: most sentences instruct nothing
-    if role == "user" and not _NOT_SELF.match(s):
-        if _PREFERENCE.search(s):
+    if _TRIGGER.search(s.lower()) is None:
+        return None
+    if role == "user":
+        if _NOT_SELF.match(s):
+            return None
+        body = _PREFIX.sub("", s)
+        if _LEAD_RULE.match(s):
+            return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
+        if _DECISION.search(s) and not _IMPERATIVE.match(body):
+            return ItemType.DECISION
+        if _PREFERENCE.search(body):
             return ItemType.USER_PREFERENCE
-        if _IMPERATIVE.match(s) or _MODAL.search(s):
+        if _IMPERATIVE.match(body) or _MODAL.search(s):
             return ItemType.CONSTRAINT
-    if _DECISION.search(s):
+        if _ALTERNATIVE.search(body) and _is_imperative(body):
+            return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
+        return None
+    if _DECISION.search(s) and not _INSTRUMENTAL.search(s):
         return ItemType.DECISION
     return None
 
 
-def _is_real_request(entry: Entry) -> bool:
-    return (
-        entry.kind is Kind.USER
-        and not entry.is_sidechain
-        and getattr(entry, "in_context", True)
-        and _has_text(entry.text)
-    )
+def _is_imperative(sentence: str) -> bool:
+    """True when a sentence opens with what reads as a verb in the imperative (no POS tagger: a closed-class test)."""
+    words = _WORD.findall(sentence[:40].lower())
+    if not words:
+        return False
+    first = words[0]
+    return first.isalpha() and first.isascii() and first not in _NOT_IMPERATIVE and not first.endswith(("ing", "ed"))
 
 
-def _has_text(text: str) -> bool:
-    """True when ``text`` says something beyond placeholders and punctuation."""
-    return any(c.isalnum() for c in _PLACEHOLDER.sub(" ", text))
-
-
-def goal_of(entries: Iterable[Entry]) -> Extraction | None:
-    """The session goal: the first real user request, its first sentences."""
-    for entry in entries:
-        if not _is_real_request(entry):
-            continue
-        text = _SLASH_COMMAND.sub("", _prose(_PLACEHOLDER.sub(" ", entry.text)).strip(), count=1)
-        parts = [s for s in sentences(text)][:_GOAL_SENTENCES]
-        content = _bounded(" ".join(parts)) if parts else ""
-        if not content:
-            continue
-        item = TrackedItem(
-            id=extracted_item_id(ItemType.GOAL, content),
-            type=ItemType.GOAL,
-            content=content,
-            entered_round=max(entry.round, 0),
-            source="extracted",
-        )
-        return Extraction(item=item, seq=entry.seq)
-    return None
+def _label_decision(text: str) -> str | None:
+    """The decision of a ``Solution: X`` / ``Recommended Design: X`` line, or None."""
+    m = _LABELLED.match(text) if ":" in text else None
+    if m:
+        label, rest = m.group(1).strip(), m.group(2).strip()
+        qualified = _CHOICE_QUALIFIER.match(label) and re.search(r"\bplan\s*$", label, re.I)
+        if rest and (_DECISION_NOUN.search(label) or qualified) and not rest.endswith("?"):
+            return rest
+        if not rest:
+            return None
+    low = text.lower()
+    if not any(word in low for word in _CHOICE_WORDS):
+        return None
+    chosen = _CHOSEN_IN_HEADING.search(text)
+    return chosen.group(0).strip() if chosen else None
 
 
 def _decision(sentence: str) -> tuple[str, str]:
@@ -173,50 +329,298 @@ def _decision(sentence: str) -> tuple[str, str]:
     return _clean(sentence), ""
 
 
+Statement = tuple[ItemType, str, str, tuple[str, ...]]
+
+
 @lru_cache(maxsize=16384)
-def _statements(role: str, text: str) -> tuple[tuple[ItemType, str, str, tuple[str, ...]], ...]:
-    """(type, content, rationale, files) of each instructing sentence of one text (cached: polls repeat)."""
+def _statements(role: str, text: str) -> tuple[Statement, ...]:
+    """(type, content, rationale, files) of each item one text states (cached: polls repeat texts)."""
     if not _has_text(text):
         return ()
-    out = []
-    for sentence in sentences(text):
-        kind = classify(sentence, role)
-        if kind is None:
-            continue
-        rationale = ""
-        if kind is ItemType.DECISION:
-            content, rationale = _decision(sentence)
-        else:
-            content = _clean(sentence)
-        out.append((kind, content, rationale, tuple(dict.fromkeys(_PATHS.findall(sentence)))))
+    out: list[Statement] = []
+    section, alternative, decision_list = "", False, False
+    for line in _lines(_PLACEHOLDER.sub(" ", text)):
+        if role == "assistant":
+            if line.section != section:
+                section = line.section
+                alternative = bool(_ALTERNATIVE_SECTION.search(section)) and not _CHOSEN.search(section)
+                decision_list = _DECISION_LIST.match(section) is not None
+            chosen = _label_decision(line.text) if not alternative and (line.kind != "para" or ":" in line.text[:50]) else None
+            if chosen is None and line.kind == "bullet" and decision_list:
+                chosen = line.text
+            if chosen:
+                content, rationale = _decision(chosen)
+                out.append((ItemType.DECISION, content, rationale, _files(chosen)))
+                continue
+            if line.kind == "heading":
+                continue
+        if _TRIGGER.search(line.text.lower()) is None:
+            continue  # no sentence of this line can state an item
+        for sentence in _split(line.text):
+            kind = classify(sentence, role)
+            if kind is None:
+                continue
+            if kind is ItemType.DECISION:
+                content, rationale = _decision(sentence)
+            else:
+                content, rationale = _clean(sentence), ""
+            out.append((kind, content, rationale, _files(sentence)))
     return tuple(out)
 
 
-def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
-    """Goal, constraints, preferences and decisions of a transcript, in order, without duplicates."""
-    entries = list(entries)
-    out: list[Extraction] = []
-    seen: set[str] = set()
-    goal = goal_of(entries)
-    if goal is not None:
-        out.append(goal)
-        seen.add(goal.item.id)
+def _files(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_PATHS.findall(text)))
+
+
+# -- the goal -----------------------------------------------------------------------
+
+
+def _has_text(text: str) -> bool:
+    """True when ``text`` says something beyond placeholders and punctuation."""
+    return any(c.isalnum() for c in _PLACEHOLDER.sub(" ", text))
+
+
+def _request_text(text: str) -> str:
+    """A prompt without its preamble: IDE context, slash command, file mentions, thinking keywords."""
+    heading = None
+    for heading in _REQUEST_HEADING.finditer(text):
+        pass
+    if heading is not None:
+        text = text[heading.end() :]
+    text = _prose(_PLACEHOLDER.sub(" ", text)).strip()
+    for _ in range(4):
+        before = text
+        text = _SLASH_COMMAND.sub("", text, count=1)
+        text = _THINK_WORD.sub("", text, count=1)
+        mention = _MENTION.match(text)
+        if mention:
+            rest = text[mention.end() :]
+            # "@file review it" drops the mention; "@CLAUDE.md を更新" keeps what it names
+            keep = rest[:1].isascii() and rest[:1].isalpha()
+            text = rest if keep else mention.group(0).lstrip("@").strip().strip('"') + " " + rest
+        text = _TRAILING_THINK.sub("", text).strip()
+        if text == before:
+            break
+    return text
+
+
+def _goal_content(text: str) -> tuple[str, frozenset[str]]:
+    """The ask of a prompt and the sentences it used; empty when the prompt is no task."""
+    parts = sentences(_request_text(text))
+    if not parts or sum(len(_WORD.findall(p)) for p in parts) < _GOAL_MIN_WORDS and len(parts[0]) < 12:
+        return "", frozenset()
+    start = next((i for i, p in enumerate(parts) if _is_imperative(p) or _ASK.search(p)), 0)
+    chosen = [parts[start]]
+    for p in parts[start + 1 : start + _GOAL_SENTENCES]:
+        kind = classify(p, "user")
+        if kind is not None and not (kind is ItemType.CONSTRAINT and _ASK.search(p) and not _IMPERATIVE.match(_PREFIX.sub("", p))):
+            break  # a rule or a choice of its own, not more of the ask
+        chosen.append(p)
+    return _bounded(" ".join(chosen)), frozenset(chosen)
+
+
+def goal_of(entries: Iterable[Entry]) -> Extraction | None:
+    """The session goal: the ask of the first substantive user prompt."""
     for entry in entries:
-        if entry.is_sidechain or not getattr(entry, "in_context", True):
+        if _is_prompt(entry):
+            content, _ = _goal_content(entry.text)
+            if content:
+                return _make(ItemType.GOAL, content, entry)
+    return None
+
+
+def _is_prompt(entry: Entry) -> bool:
+    return entry.kind is Kind.USER and not entry.is_sidechain and entry.in_context and _has_text(entry.text)
+
+
+def _make(kind: ItemType, content: str, entry: Entry, rationale: str = "", files: tuple[str, ...] = ()) -> Extraction:
+    item = TrackedItem(
+        id=extracted_item_id(kind, content), type=kind, content=content, entered_round=max(entry.round, 0), source="extracted"
+    )
+    return Extraction(item=item, seq=entry.seq, rationale=rationale, affects_files=files)
+
+
+# -- plans -------------------------------------------------------------------------------
+
+_PLAN_TOOLS = {"TodoWrite": ("todos", "content"), "update_plan": ("plan", "step")}
+_DONE, _ACTIVE = frozenset({"completed", "done", "complete"}), frozenset({"in_progress", "in progress", "active"})
+
+
+def _plan_progress(entry: Entry) -> str | None:
+    """``2/4 done; in progress: X; next: Y, Z`` from a TodoWrite / update_plan call, or None."""
+    keys = _PLAN_TOOLS.get(entry.tool_name or "")
+    data = entry.tool_input or {}
+    steps = data.get(keys[0]) if keys else None
+    if not isinstance(steps, list) or not steps:
+        return None
+    done, active, todo = [], [], []
+    for step in steps:
+        if not isinstance(step, dict) or not isinstance(step.get(keys[1]), str):
             continue
-        if entry.kind is Kind.USER:
-            role = "user"
-        elif entry.kind is Kind.ASSISTANT:
-            role = "assistant"
-        else:
-            continue
-        for kind, content, rationale, files in _statements(role, entry.text):
-            item_id = extracted_item_id(kind, content)
-            if item_id in seen:
-                continue
-            seen.add(item_id)
-            item = TrackedItem(
-                id=item_id, type=kind, content=content, entered_round=max(entry.round, 0), source="extracted"
-            )
-            out.append(Extraction(item=item, seq=entry.seq, rationale=rationale, affects_files=files))
-    return out
+        status = str(step.get("status", "")).lower()
+        (done if status in _DONE else active if status in _ACTIVE else todo).append(" ".join(step[keys[1]].split()))
+    total = len(done) + len(active) + len(todo)
+    if not total:
+        return None
+    parts = [f"{len(done)}/{total} done"]
+    if active:
+        parts.append("in progress: " + "; ".join(active))
+    if todo:
+        parts.append("next: " + "; ".join(todo))
+    return _bounded(" — ".join(parts))
+
+
+# -- the incremental extractor ----------------------------------------------------------
+
+
+def _terms(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text.casefold()) if len(w) > 2 or not w.isascii())
+
+
+class _Extractor:
+    """Items of one entry list, read in order; ``feed`` takes only the entries after the last one read."""
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.items: dict[str, Extraction] = {}  # id -> latest form, in order of first appearance
+        self.terms: dict[str, frozenset[str]] = {}
+        self.goal_found = False
+        self.last_assistant = ""
+        self.progress_id = extracted_item_id(ItemType.PROGRESS, "plan")
+
+    def feed(self, entries: Sequence[Entry]) -> None:
+        for entry in entries[self.read :]:
+            self._entry(entry)
+        self.read = len(entries)
+
+    def result(self) -> list[Extraction]:
+        return list(self.items.values())
+
+    def _entry(self, entry: Entry) -> None:
+        if entry.is_sidechain or not entry.in_context:
+            return
+        kind = entry.kind
+        if kind is Kind.USER:
+            self._user(entry)
+        elif kind is Kind.ASSISTANT:
+            for statement in _statements("assistant", entry.text):
+                self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+            self.last_assistant = entry.text
+        elif kind is Kind.TOOL_CALL and entry.tool_name in _PLAN_TOOLS:
+            progress = _plan_progress(entry)
+            if progress:
+                self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)
+        elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
+            for note in _MEMORY_NOTE.findall(entry.text):
+                note = _clean(note)
+                if _has_text(note):
+                    note_type = classify(note, "user") or ItemType.CONSTRAINT
+                    self._add(_make(note_type, note, entry))
+
+    def _user(self, entry: Entry) -> None:
+        text = entry.text
+        if not _has_text(text):
+            return
+        used: frozenset[str] = frozenset()
+        redirect = _REDIRECT.match(_request_text(text))
+        if not self.goal_found or redirect:
+            content, used = _goal_content(_REDIRECT.sub("", _request_text(text), count=1) if redirect else text)
+            if content:
+                self.goal_found = True
+                self._add(_make(ItemType.GOAL, content, entry))
+        approval = _APPROVAL.search(text)
+        named = self._option(approval.group(1), approval.group(2)) if approval and self.last_assistant else None
+        approved = approval.group(0).casefold() if named and approval else None
+        if named:
+            self._add(_make(ItemType.DECISION, named, entry))
+        for kind, content, rationale, files in _statements("user", text):
+            if content in used or (approved and approved in content.casefold()):
+                continue  # the goal's own sentences; the approval, stored as the option it names
+            self._add(_make(kind, content, entry, rationale, files))
+
+    def _option(self, noun: str, name: str) -> str | None:
+        """The line of the assistant's last message that presents ``<noun> <name>``."""
+        pattern = re.compile(rf"\b{re.escape(noun)}\s+#?{re.escape(name)}\b", re.I)
+        for line in _lines(self.last_assistant):
+            if pattern.search(line.text):
+                return _clean(line.text)
+        return None
+
+    def _add(self, found: Extraction) -> None:
+        item = found.item
+        if item.id in self.items:
+            return
+        terms = _terms(item.content)
+        for known_id, known in self.items.items():
+            if known.item.type is item.type and _similar(terms, self.terms[known_id]):
+                merged = known.item.model_copy(
+                    update={
+                        "content": item.content,
+                        "referenced_rounds": sorted({*known.item.referenced_rounds, item.entered_round} - {known.item.entered_round}),
+                    }
+                )
+                self.items[known_id] = replace(found, item=merged)
+                self.terms[known_id] = terms
+                return
+        self.items[item.id] = found
+        self.terms[item.id] = terms
+
+    def _replace(self, item_id: str, kind: ItemType, content: str, entry: Entry) -> None:
+        known = self.items.pop(item_id, None)
+        first = known.item.entered_round if known else max(entry.round, 0)
+        item = TrackedItem(id=item_id, type=kind, content=content, entered_round=first, source="extracted")
+        self.items[item_id] = Extraction(item=item, seq=entry.seq)
+        self.terms[item_id] = frozenset()
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return False
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    shared = len(small & large)
+    return shared / len(a | b) >= _NEAR_DUPLICATE or (len(small) >= 4 and shared == len(small) and len(small) / len(large) >= 0.6)
+
+
+class _Cache:
+    entries: Sequence[Entry] | None = None
+    extractor: _Extractor | None = None
+
+
+_CACHE = _Cache()
+
+
+def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
+    """Goal, constraints, preferences, decisions, progress of a transcript, in order, near-duplicates merged.
+
+    Called again with the same (grown) list, only the appended entries are read.
+    """
+    if not isinstance(entries, list):
+        entries = list(entries)
+    cache = _CACHE
+    extractor = cache.extractor
+    if cache.entries is not entries or extractor is None or len(entries) < extractor.read:
+        extractor = _Extractor()
+        cache.entries, cache.extractor = entries, extractor
+    extractor.feed(entries)
+    return extractor.result()
+
+
+def decisions_of(entries: Iterable[Entry]) -> list[Decision]:
+    """The decisions of a session, in order, each with its rationale and the files it names (for the handoff)."""
+    return [
+        Decision(x.item.content, x.rationale, x.affects_files, x.item.id, x.item.entered_round)
+        for x in extract_items(entries)
+        if x.item.type is ItemType.DECISION
+    ]
+
+
+__all__ = [
+    "Decision",
+    "Extraction",
+    "classify",
+    "decisions_of",
+    "extract_items",
+    "goal_of",
+    "normalise_content",
+    "sentences",
+]

@@ -85,8 +85,13 @@ def _store_extractions(memory: SessionMemory, extractions: list[Extraction]) -> 
     duplicates: list[str] = []
     for extraction in extractions:
         item = extraction.item
-        if memory.get_item(item.id) is not None:
-            continue  # known: kept as it is (dismissed stays dismissed)
+        known = memory.get_item(item.id)
+        if known is not None:
+            # known: a registered or dismissed item stays as it is; an extracted one takes the
+            # later wording of a merged near-duplicate or the latest plan (references are kept)
+            if known.source == "extracted" and not known.dismissed and known.content != item.content:
+                memory.upsert_item(known.model_copy(update={"content": item.content}).with_references(item.referenced_rounds))
+            continue
         if registered_duplicate(memory, item.content) is not None:
             duplicates.append(item.id)
             continue
