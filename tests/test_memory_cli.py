@@ -165,3 +165,34 @@ def test_an_item_registered_at_round_14_has_no_earlier_references(
     assert memory.get_item("mig").referenced_rounds == [16, 19, 22, 25, 28]  # type: ignore[union-attr]
     logged = [e["details"]["rounds"].get("mig") for e in read_events(path.parent) if e["action"] == "memory.referenced"]
     assert [r for r in logged if r] == [[16, 19, 22, 25, 28]]
+
+
+def test_codex_desktop_rollout_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Prompts only as user_message events and no model (Codex Desktop): the round, the goal, the
+    decision and the plan are read; the usage is not turned into a percentage of a guessed window."""
+    monkeypatch.chdir(tmp_path)
+
+    def row(kind: str, payload: dict) -> str:
+        return json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": kind, "payload": payload}) + "\n"
+
+    plan = {"plan": [{"step": "Write the exporter", "status": "completed"}, {"step": "Add a test", "status": "in_progress"}]}
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(
+        row("session_meta", {"id": "desk1", "cwd": "/w", "originator": "Codex Desktop", "cli_version": "0.128.0"})
+        + row("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "<environment_context>\n<cwd>/w</cwd>\n</environment_context>"}]})
+        + row("event_msg", {"type": "user_message", "message": "Add CSV export to the reports page. Never load a whole report into memory.", "images": []})
+        + row("response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "We'll use the streaming writer because reports can be large."}]})
+        + row("response_item", {"type": "function_call", "name": "update_plan", "arguments": json.dumps(plan), "call_id": "c1"})
+        + row("event_msg", {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 120000, "cached_input_tokens": 0, "output_tokens": 5000, "total_tokens": 125000}}, "rate_limits": {}})
+    )
+    code, out, _ = _run(capsys, "summarize-session", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["round"] == 1
+    assert data["goals"] == ["Add CSV export to the reports page."]
+    assert data["constraints"] == ["Never load a whole report into memory."]
+    assert data["decisions"][0]["decision"] == "We'll use the streaming writer"
+    assert data["decisions"][0]["rationale"] == "reports can be large."
+    assert data["progress"] == ["in progress: Add a test — done: Write the exporter"]
+    assert data["usage_pct"] is None and data["context_tokens"] == 125000
+    code, out, _ = _run(capsys, "summarize-session", str(path))
+    assert "125,000 tokens, window unknown" in out

@@ -177,6 +177,8 @@ def test_codex_fixtures() -> None:
         ("Let's run the tests first.", "assistant", None),  # an action, not a choice
         ("I'll use the Explore agent to analyze the repository.", "assistant", None),
         ("We never got a reply from the vendor?", "user", None),
+        ("ok, that should work now, thanks", "user", None),
+        ("Let's wrap up with a summary.", "assistant", None),
     ],
 )
 def test_classify_real_phrasings(sentence: str, role: str, expected: ItemType | None) -> None:
@@ -251,14 +253,14 @@ def test_progress_from_plan_tools_follows_the_latest_plan() -> None:
 
     entries = [_e(0, Kind.USER, "Ship the mobile release build."), todo(1, ["pending", "pending", "pending"])]
     progress = [x.item for x in extract_items(entries) if x.item.type is ItemType.PROGRESS]
-    assert [p.content for p in progress] == ["0/3 done — next: step 1; step 2; step 3"]
+    assert [p.content for p in progress] == ["next: step 1; step 2; step 3"]
     entries += [
         todo(2, ["completed", "in_progress", "pending"], 2),
         _e(3, Kind.TOOL_CALL, "update_plan {}", 3, tool_name="update_plan",
            tool_input={"plan": [{"step": "a", "status": "completed"}, {"step": "b", "status": "completed"}]}),
     ]
     progress = [x.item for x in extract_items(entries) if x.item.type is ItemType.PROGRESS]
-    assert len(progress) == 1 and progress[0].content == "2/2 done" and progress[0].entered_round == 1
+    assert len(progress) == 1 and progress[0].content == "done: a; b" and progress[0].entered_round == 1
     assert progress[0].id == extract_items(entries[:2])[-1].item.id  # one item, updated
 
 

@@ -181,7 +181,8 @@ def session_summary(view: MemoryView, session: Session) -> dict[str, Any]:
     return {
         "session_id": view.session_id,
         "round": view.current_round,
-        "usage_pct": round(state.usage_pct, 1),
+        "usage_pct": round(state.usage_pct, 1) if state.window_known else None,
+        "context_tokens": state.context_tokens,
         "usage_source": state.usage_source,
         "compactions": len(state.compactions),
         "goals": [n.text for n in memory.goals],
@@ -198,7 +199,9 @@ def summary_markdown(data: dict[str, Any]) -> str:
     lines = [
         f"# Session {one_line(data['session_id'], 600)}",
         "",
-        f"Round {data['round']} · context {data['usage_pct']}% ({data['usage_source']}) · {data['compactions']} compactions",
+        f"Round {data['round']} · context "
+        + (f"{data['usage_pct']}%" if data["usage_pct"] is not None else f"{data['context_tokens']:,} tokens, window unknown")
+        + f" ({data['usage_source']}) · {data['compactions']} compactions",
     ]
 
     def section(title: str, bullets: list[str]) -> None:

@@ -23,8 +23,8 @@ list items, ``Label: text`` lines, plan-tool calls — and lexical second
   ("yes, go with option 2") becomes the option it names from the assistant's
   previous message. A ``because``/``since``/``so that`` clause is the
   rationale, file paths the affected files.
-* **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: done,
-  in progress, remaining (one item, updated as the plan changes).
+* **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: in
+  progress, next, done (one item, updated as the plan changes).
 * **Memory notes** — a Claude Code ``<user-memory-input>`` note is a
   standing rule of the user's.
 
@@ -117,7 +117,15 @@ _ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _NOT_A_CHOICE = (
     "see|check|look|try|start|begin|run|examine|investigate|explore|find|analy[sz]e|review|debug|test|verify|"
     "discuss|talk|think|figure|continue|proceed|get|do|dive|move on|take|break|walk|dig|read|go through|go over|"
-    "first|now|also|quickly|summari[sz]e|recap|write|create|update|fix|implement|add|build|make sure|wait"
+    "first|now|also|quickly|summari[sz]e|recap|write|create|update|fix|implement|add|build|make sure|wait|wrap|"
+    "clean|commit|push|open|install|rebuild|rerun|retry|restart|compare|inspect|trace|profile|measure|plan|"
+    "outline|sketch|brainstorm|step back|tackle|get started|be careful|tidy|double-check|doublecheck|confirm"
+)
+#: "it should work now": a hedge about the present, not a rule.
+_HEDGE = re.compile(
+    r"\b(?:it|this|that|which|everything|all)\s+should(?:\s+(?:now|still|already|probably|also|hopefully))?\s+"
+    r"(?:work|be fine|be ok|be okay|be good|be enough|fix|pass|help|do it|be done|be there)\b",
+    re.I,
 )
 _DECISION = re.compile(
     r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
@@ -286,7 +294,7 @@ def classify(sentence: str, role: str) -> ItemType | None:
             return ItemType.DECISION
         if _PREFERENCE.search(body):
             return ItemType.USER_PREFERENCE
-        if _IMPERATIVE.match(body) or _MODAL.search(s):
+        if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)):
             return ItemType.CONSTRAINT
         if _ALTERNATIVE.search(body) and _is_imperative(body):
             return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
@@ -447,7 +455,12 @@ _DONE, _ACTIVE = frozenset({"completed", "done", "complete"}), frozenset({"in_pr
 
 
 def _plan_progress(entry: Entry) -> str | None:
-    """``2/4 done; in progress: X; next: Y, Z`` from a TodoWrite / update_plan call, or None."""
+    """``in progress: X — next: Y; Z — done: A; B`` from a TodoWrite / update_plan call, or None.
+
+    The steps' own words, no counts: a plan is then "mentioned" where its call
+    stands (the references matcher weighs numbers as identifiers), and what is
+    in progress comes first so a long plan's bound keeps it.
+    """
     keys = _PLAN_TOOLS.get(entry.tool_name or "")
     data = entry.tool_input or {}
     steps = data.get(keys[0]) if keys else None
@@ -459,15 +472,8 @@ def _plan_progress(entry: Entry) -> str | None:
             continue
         status = str(step.get("status", "")).lower()
         (done if status in _DONE else active if status in _ACTIVE else todo).append(" ".join(step[keys[1]].split()))
-    total = len(done) + len(active) + len(todo)
-    if not total:
-        return None
-    parts = [f"{len(done)}/{total} done"]
-    if active:
-        parts.append("in progress: " + "; ".join(active))
-    if todo:
-        parts.append("next: " + "; ".join(todo))
-    return _bounded(" — ".join(parts))
+    parts = [f"{label}: {'; '.join(steps)}" for label, steps in (("in progress", active), ("next", todo), ("done", done)) if steps]
+    return _bounded(" — ".join(parts)) if parts else None
 
 
 # -- the incremental extractor ----------------------------------------------------------
