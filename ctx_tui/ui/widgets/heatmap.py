@@ -166,6 +166,8 @@ class HeatMap(Widget):
     def _fill_legend(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         for (label, cls, _), share in zip(FILL_GROUPS, fill_shares(self._entries)):
+            if not share and self._entries:
+                continue  # a kind with nothing in the window (no summary before a compaction) takes no room
             text.append("█", style=self._component_style(cls))
             text.append(f" {label} {share:.0%} ")
         return text
