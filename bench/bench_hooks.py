@@ -4,10 +4,13 @@ Claude Code starts a hook process for every prompt and waits for it, so each
 hook must answer well under a second whatever the transcript's size. This
 script grows a synthetic Claude Code session to about 100 MB (large tool
 results, as real sessions have), then runs each hook as Claude Code does (a
-subprocess with the hook JSON on stdin) and prints the median wall time of
-several runs, wall and CPU time (CPU time stays steady on a busy machine).
-It also times the detached jobs that read the transcript (auto-refresh and the
-pre-compact summary): the hooks never wait for them.
+subprocess with the hook JSON on stdin), with ``--version`` and ``--help``,
+alternated round by round with the reference ``python -c pass`` so that load
+on the machine hits them alike. It prints the median wall and CPU time of each
+and its ratio to the reference measured in the same run (targets: the empty
+prompt hook <= 1.5x, delivering a restatement, session-start, --version and
+--help <= 2x). It also times the detached jobs that read the transcript
+(auto-refresh and the pre-compact summary): the hooks never wait for them.
 
     python bench/bench_hooks.py [--mb 100] [--runs 7]
 """
@@ -26,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ctx_tui import audit
-from ctx_tui.actions.restate import QueuedItem, enqueue
+from ctx_tui.actions.restate_queue import QueuedItem, enqueue
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import update_session_memory
 
@@ -83,12 +86,16 @@ def run_hook(project: Path, hook: str, stdin: dict) -> tuple[float, bytes]:
     return elapsed, done.stdout
 
 
-def median_ms(samples: list[float]) -> str:
-    """Median wall time (min, max), and the median CPU time of the same runs (steady on a busy machine)."""
-    cpu = CPU[-len(samples):]
-    CPU.clear()
-    return (f"{statistics.median(samples) * 1000:7.0f} ms wall (min {min(samples) * 1000:.0f}, "
-            f"max {max(samples) * 1000:.0f}), {statistics.median(cpu) * 1000:.0f} ms CPU")
+def run_child(argv: list[str], cwd: Path, stdin: dict | None) -> tuple[float, float, bytes]:
+    """Wall and CPU seconds of ``python ARGV`` (stdin JSON if given), and its stdout."""
+    cpu = _children_cpu()
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, *argv], cwd=cwd, capture_output=True, timeout=120,
+                          input=json.dumps(stdin).encode() if stdin is not None else b"")
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0 or done.stderr:
+        raise SystemExit(f"{argv} failed: {done.returncode} {done.stderr!r}")
+    return elapsed, _children_cpu() - cpu, done.stdout
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 600) -> float:
@@ -103,7 +110,7 @@ def wait_for(condition: Callable[[], bool], timeout: float = 600) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=int, default=100)
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="ctx-bench-hooks-") as tmp:
@@ -118,26 +125,34 @@ def main() -> None:
         base = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(project)}
         ups = {**base, "hook_event_name": "UserPromptSubmit", "prompt": "next"}
 
-        startup = []
-        for _ in range(args.runs):
-            cpu, t0 = _children_cpu(), time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], check=True)
-            startup.append(time.perf_counter() - t0)
-            CPU.append(_children_cpu() - cpu)
-        print(f"{'python -c pass (interpreter start)':48} {median_ms(startup)}")
-        for label, hook, stdin, prepare in (
-            ("user-prompt-submit, empty queue", "user-prompt-submit", ups, None),
-            ("user-prompt-submit, 5 queued items", "user-prompt-submit", ups,
-             lambda: enqueue(project, SESSION, [QueuedItem(f"i{n}", "constraint", "high", f"fact {n}") for n in range(5)])),
-            ("session-start (source compact)", "session-start",
-             {**base, "hook_event_name": "SessionStart", "source": "compact"}, None),
-        ):
-            samples = []
-            for _ in range(args.runs):
+        cases: list[tuple[str, list[str], dict | None, Callable[[], object] | None, str]] = [
+            ("python -c pass (the reference)", ["-c", "pass"], None, None, ""),
+            ("--version", ["-m", "ctx_tui", "--version"], None, None, "2.0"),
+            ("--help", ["-m", "ctx_tui", "--help"], None, None, "2.0"),
+            ("hook user-prompt-submit, empty queue", ["-m", "ctx_tui", "hook", "user-prompt-submit"], ups, None, "1.5"),
+            ("hook user-prompt-submit, 5 queued items", ["-m", "ctx_tui", "hook", "user-prompt-submit"], ups,
+             lambda: enqueue(project, SESSION, [QueuedItem(f"i{n}", "constraint", "high", f"fact {n}") for n in range(5)]),
+             "2.0"),
+            ("hook session-start (source compact)", ["-m", "ctx_tui", "hook", "session-start"],
+             {**base, "hook_event_name": "SessionStart", "source": "compact"}, None, "2.0"),
+        ]
+        walls: dict[str, list[float]] = {c[0]: [] for c in cases}
+        cpus: dict[str, list[float]] = {c[0]: [] for c in cases}
+        for _ in range(args.runs):  # round by round, so each case sees the same load
+            for label, argv, stdin, prepare, _target in cases:
                 if prepare:
                     prepare()
-                samples.append(run_hook(project, hook, stdin)[0])
-            print(f"{label:48} {median_ms(samples)}")
+                wall, cpu, out = run_child(argv, project, stdin)
+                if stdin is not None and "queued" in label and b"additionalContext" not in out:
+                    raise SystemExit(f"{label}: nothing delivered")
+                walls[label].append(wall)
+                cpus[label].append(cpu)
+        ref_wall, ref_cpu = statistics.median(walls[cases[0][0]]), statistics.median(cpus[cases[0][0]])
+        print(f"{'median of ' + str(args.runs) + ' alternated runs':44} {'wall':>8} {'cpu':>8} {'wall x':>7} {'cpu x':>6}  target")
+        for label, *_rest, target in cases:
+            wall, cpu = statistics.median(walls[label]), statistics.median(cpus[label])
+            print(f"{label:44} {wall * 1000:6.0f}ms {cpu * 1000:6.0f}ms {wall / ref_wall:6.2f}x {cpu / ref_cpu:5.2f}x"
+                  f"  {'<= ' + target + 'x' if target else ''}")
 
         # auto-refresh on: the hook answers at once, a detached job analyses the 100 MB
         def done(action: str, count: int = 1) -> Callable[[], bool]:

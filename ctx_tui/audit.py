@@ -9,12 +9,11 @@ processes appending at once never lose or interleave a line.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from ctx_tui.paths import state_dir
 from ctx_tui.storage import append_line
@@ -27,19 +26,27 @@ def audit_path(project: Path) -> Path:
 
 
 def record(project: Path, action: str, session: str | None = None, **details: Any) -> dict[str, Any]:
-    """Append one event and return it."""
+    """Append one event and return it.
+
+    The line is written with the standard json module: an event is small, and
+    the prompt hook records one each time it delivers a restatement, where
+    importing orjson (and the dataclasses and inspect it loads) would cost more
+    than the interpreter's own start-up.
+    """
     event = {
         "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         "session": session,
         "action": action,
         "details": details,
     }
-    append_line(audit_path(project), orjson.dumps(event, default=str).decode("utf-8"))
+    append_line(audit_path(project), json.dumps(event, default=str, ensure_ascii=False, separators=(",", ":")))
     return event
 
 
 def read_events(project: Path) -> Iterator[dict[str, Any]]:
     """Every well-formed event in order; a damaged line is skipped."""
+    import orjson
+
     path = audit_path(project)
     try:
         fh = path.open("rb")

@@ -9,7 +9,6 @@ with one message naming the file, the key and what is allowed.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -18,9 +17,20 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.kinds import ItemType
+from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
 
-PROJECT_CONFIG = Path(".ctx") / "config.yaml"
+__all__ = [
+    "PROJECT_CONFIG",
+    "Config",
+    "ConfigError",
+    "LoadedConfig",
+    "effective_values",
+    "load_config",
+    "project_config_path",
+    "resolve_path",
+    "user_config_path",
+]
 
 
 class _Section(BaseModel):
@@ -134,15 +144,6 @@ class LoadedConfig:
     #: dotted key -> where its value came from ("default" or a file path)
     sources: dict[str, str]
     files: list[Path]
-
-
-def user_config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "ctx-tui" / "config.yaml"
-
-
-def project_config_path(project: Path) -> Path:
-    return project / PROJECT_CONFIG
 
 
 def _read_layer(path: Path) -> dict[str, Any]:

@@ -1,15 +1,25 @@
-"""Where a project's state lives: the project root and its ``.ctx/`` folder."""
+"""Where a project's state lives: the project root, its ``.ctx/`` folder, the config files."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 STATE_DIR = ".ctx"
+PROJECT_CONFIG = Path(STATE_DIR) / "config.yaml"
 
 
 def state_dir(project: Path) -> Path:
     """The project's ``.ctx/`` folder (not created here)."""
     return project / STATE_DIR
+
+
+def restate_queue_path(project: Path, session_id: str) -> Path:
+    """``.ctx/restate/<session-id>.json``: the session's restatement queue (see actions.restate_queue).
+
+    Here so that the prompt hook can see that nothing waits without importing the queue's code.
+    """
+    return state_dir(project) / "restate" / f"{safe_name(session_id)}.json"
 
 
 def safe_name(text: str, fallback: str = "session") -> str:
@@ -22,3 +32,22 @@ def safe_name(text: str, fallback: str = "session") -> str:
 def shown_path(path: Path, project: Path | None) -> Path:
     """``path`` relative to ``project`` when it lies inside it, else as given (for messages)."""
     return path.relative_to(project) if project is not None and path.is_relative_to(project) else path
+
+
+def user_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/ctx-tui/config.yaml`` (default ``~/.config``)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "ctx-tui" / "config.yaml"
+
+
+def project_config_path(project: Path) -> Path:
+    return project / PROJECT_CONFIG
+
+
+def config_files(project: Path) -> list[Path]:
+    """The config files that exist for ``project``, user file first (nothing is read).
+
+    Lets a caller that only needs the defaults skip loading the config (pydantic
+    and PyYAML) when there is no file to load.
+    """
+    return [path for path in (user_config_path(), project_config_path(project)) if os.path.lexists(path)]

@@ -1,10 +1,10 @@
 """Atomic, locked file writes shared by every writer (TUI, CLI, hook processes).
 
 Every state file under ``.ctx/`` and MEMORY.md is written through here:
-the writer takes an exclusive lock on a sidecar ``<file>.lock`` (``filelock``,
-which works across processes), writes a temp file in the same folder, fsyncs
-it and renames it over the target, so a reader never sees half a file and two
-writers never interleave. Files that must never be replaced (handoffs) are
+the writer takes an exclusive lock on a sidecar ``<file>.lock`` (across
+processes), writes a temp file in the same folder, fsyncs it and renames it
+over the target, so a reader never sees half a file and two writers never
+interleave. Files that must never be replaced (handoffs) are
 created with :func:`create_exclusive`.
 
 Every file ctx-tui reads by a path it did not create goes through
@@ -17,17 +17,24 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from filelock import FileLock
-
 from ctx_tui.errors import CtxError
 
+try:
+    import fcntl
+except ImportError:  # Windows: filelock's own lock (see locked)
+    fcntl = None  # type: ignore[assignment]
+
 LOCK_TIMEOUT_S = 10.0
+#: How often a waiting writer tries the lock again.
+LOCK_POLL_S = 0.02
+#: flock errors of a filesystem without flock (some network mounts): filelock's soft lock then.
+_NO_FLOCK = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS}
 #: :func:`create_exclusive` gives up after this many taken names (something is badly wrong then).
 MAX_SUFFIX = 10_000
 
@@ -98,16 +105,72 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+class LockTimeout(CtxError):
+    """Another process held a file's lock longer than the timeout."""
+
+
+def _flock(target: Path, timeout: float) -> int | None:
+    """An open descriptor of ``target`` holding its exclusive flock; None when the filesystem has no flock.
+
+    The same lock ``filelock`` takes on POSIX (``flock`` on the ``.lock`` file,
+    which stays in place), without its import: ``import filelock`` costs more
+    CPU than the interpreter's start-up, and the prompt hook takes this lock
+    whenever it delivers a restatement. Raises :class:`LockTimeout`.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise LockTimeout(f"{target}: locked by another process for over {timeout:g} s; try again") from None
+            time.sleep(LOCK_POLL_S)
+            continue
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in _NO_FLOCK:
+                return None
+            raise
+        try:
+            same = os.fstat(fd).st_ino == os.stat(target).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the lock file was replaced while we waited: lock the one in place
+
+
 @contextmanager
 def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold the cross-process lock that guards ``path`` (read-modify-write)."""
+    """Hold the cross-process lock that guards ``path`` (read-modify-write).
+
+    ``timeout`` 0 tries once. Raises :class:`LockTimeout` when the lock stays taken.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(lock_path(path)), timeout=timeout):
+    target = lock_path(path)
+    fd = _flock(target, timeout) if fcntl is not None else None
+    if fd is None:
+        from filelock import FileLock, Timeout  # Windows, or a filesystem without flock
+
+        try:
+            with FileLock(str(target), timeout=timeout):
+                yield
+        except Timeout:
+            raise LockTimeout(f"{target}: locked by another process for over {timeout:g} s; try again") from None
+        return
+    try:
         yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
 
 
 def _write_temp(path: Path, payload: bytes) -> str:
     """Write ``payload`` to a fsynced temp file beside ``path`` and return its name."""
+    import tempfile  # not at the top: the prompt hook imports this module and never writes a temp file
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

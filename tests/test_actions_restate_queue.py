@@ -10,14 +10,14 @@ import pytest
 from actions_support import SESSION_ID, register
 
 from ctx_tui.actions.hook_install import install_hooks
-from ctx_tui.actions.restate import (
+from ctx_tui.actions.restate import restate_items
+from ctx_tui.actions.restate_queue import (
     HEADER,
     MAX_TEXT_CHARS,
     QueuedItem,
     enqueue,
     pending_restatements,
     queue_path,
-    restate_items,
     restatement_text,
     take_restatements,
 )

@@ -15,7 +15,8 @@ from ctx_tui import audit
 from ctx_tui.actions import hooks
 from ctx_tui.actions.hook_runtime import run_hook
 from ctx_tui.actions.hook_install import install_hooks
-from ctx_tui.actions.restate import pending_restatements, queue_restatement
+from ctx_tui.actions.restate_queue import pending_restatements, queue_restatement
+from ctx_tui.config import Config
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import Note, load_session_memory, update_session_memory
 
@@ -290,7 +291,7 @@ def test_a_deferred_summary_reads_the_transcript_as_it_was_when_the_hook_fired(p
                              "compactMetadata": {"trigger": "auto", "preTokens": 4400}}) + "\n")
         fh.write(json.dumps({"type": "user", "uuid": "s1", "sessionId": SESSION_ID, "isCompactSummary": True,
                              "message": {"role": "user", "content": "Summary: short."}}) + "\n")
-    config = hooks.Config()
+    config = Config()
     before = hooks.save_window_summary(project, SESSION_ID, transcript, config, limit_bytes=size)
     after = hooks.save_window_summary(project, SESSION_ID, transcript, config)
     assert before is not None and before.figures["originalLength"] > 200  # the whole pre-compaction window

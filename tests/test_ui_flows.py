@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Select, Static, TextArea
 
 from ctx_tui import audit
 from ctx_tui.actions.hook_install import install_hooks
-from ctx_tui.actions.restate import pending_restatements
+from ctx_tui.actions.restate_queue import pending_restatements
 from ctx_tui.config import Config
 from ctx_tui.handoff.gate import check_handoff, passes
 from ctx_tui.handoff.schema import read_handoff

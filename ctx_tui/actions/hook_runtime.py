@@ -10,18 +10,17 @@ break the agent: :func:`run_hook` turns any error into a line of
 
 from __future__ import annotations
 
+import json
 import os
-import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
-
-import orjson
+from typing import Any, NamedTuple
 
 from ctx_tui.paths import state_dir
-from ctx_tui.storage import append_line
+
+# The hook's stdin, its answer and an error line are a few hundred bytes: the
+# standard json module handles them; importing orjson (which imports uuid,
+# platform, dataclasses, inspect) would cost the prompt hook ~15 ms each time.
 
 HOOK_ERROR_LOG = "hook-errors.log"
 #: A log this large is moved to ``hook-errors.log.1`` before the next line.
@@ -32,16 +31,17 @@ class HookInputError(ValueError):
     """The hook's stdin is not what Claude Code sends."""
 
 
-@dataclass(frozen=True, slots=True)
-class HookInput:
+class HookInput(NamedTuple):
+    """The hook's stdin, parsed (a NamedTuple: ``import dataclasses`` would cost the hook ~9 ms)."""
+
     session_id: str
     cwd: Path  # the project: every state file of the hook lives in its .ctx/
     transcript_path: Path | None
     event: str | None  # hook_event_name as sent
+    raw: dict[str, Any]  # the whole object as sent
     source: str | None = None  # SessionStart: startup | resume | clear | compact
     trigger: str | None = None  # PreCompact: manual | auto
     custom_instructions: str | None = None  # PreCompact: what the user passed to /compact
-    raw: dict[str, Any] = field(default_factory=dict)
 
 
 def _opt_str(data: dict[str, Any], key: str) -> str | None:
@@ -52,8 +52,8 @@ def _opt_str(data: dict[str, Any], key: str) -> str | None:
 def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
     """The hook's stdin as a :class:`HookInput`; :class:`HookInputError` when malformed."""
     try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
+        obj = json.loads(data)
+    except ValueError as exc:  # not JSON, or not UTF-8
         raise HookInputError(f"stdin is not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise HookInputError("stdin is not a JSON object")
@@ -77,12 +77,19 @@ def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
     )
 
 
+def _dumps(obj: Any) -> str:
+    """Compact JSON, non-ASCII kept as is (as orjson writes it)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
 def user_state_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "ctx-tui"
 
 
 def _append_log(path: Path, line: str) -> None:
+    from ctx_tui.storage import append_line  # only when something went wrong
+
     try:
         if path.stat().st_size > MAX_LOG_BYTES:
             os.replace(path, path.with_name(path.name + ".1"))
@@ -93,7 +100,10 @@ def _append_log(path: Path, line: str) -> None:
 
 def log_hook_error(project: Path, hook: str, exc: BaseException, session: str | None = None) -> Path | None:
     """Write the error to the project's hook log, else the user's; the log written, or None."""
-    line = orjson.dumps(
+    import traceback
+    from datetime import datetime, timezone
+
+    line = _dumps(
         {
             "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
             "hook": hook,
@@ -102,7 +112,7 @@ def log_hook_error(project: Path, hook: str, exc: BaseException, session: str | 
             "error": f"{type(exc).__name__}: {exc}",
             "traceback": "".join(traceback.format_exception(exc)),
         }
-    ).decode("utf-8")
+    )
     for path in (state_dir(project) / HOOK_ERROR_LOG, user_state_dir() / HOOK_ERROR_LOG):
         try:
             _append_log(path, line)
@@ -126,7 +136,7 @@ def run_hook(name: str, handler: Handler, stdin: bytes, default_cwd: Path) -> st
         hook = parse_hook_input(stdin, default_cwd)
         project, session = hook.cwd, hook.session_id
         answer = handler(hook)
-        return orjson.dumps(answer).decode("utf-8") if answer else ""
+        return _dumps(answer) if answer else ""
     except BaseException as exc:  # a hook must never break the agent
         log_hook_error(project, name, exc, session)
         return ""

@@ -19,38 +19,25 @@ back to the agent. Each hook then answers in the time it takes Python to start.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-from filelock import FileLock, Timeout
-
-from ctx_tui import audit
 from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, log_hook_error
-from ctx_tui.actions.restate import (
-    pending_restatements,
-    queue_path,
-    reinjection_text,
-    restate_items,
-    restatement_text,
-    take_restatements,
-)
-from ctx_tui.config import Config, load_config
-from ctx_tui.memory.items import Importance
-from ctx_tui.memory.session_store import SavedSummary, load_session_memory, update_session_memory
-from ctx_tui.plain_text import one_line
+from ctx_tui.paths import config_files, restate_queue_path
 
-# _heavy_imports_note: the transcript engine, the memory view and compression are
-# imported inside the functions that use them. Claude Code starts a hook process
-# on every prompt and most prompts need none of them; importing them up front
-# would add their load time to every prompt.
+# _heavy_imports_note: Claude Code starts a hook process on every prompt and
+# waits for it, so at the top this module imports only what answering "nothing
+# waits" needs (bench/bench_hooks.py; tests/test_hook_imports.py pins it). The
+# queue's code and the audit log load when something waits; the config and
+# session-memory models (pydantic, PyYAML) only when a config file exists
+# (:func:`_config`) or in session_start; the transcript engine, the memory view
+# and compression in the detached jobs.
 
 if TYPE_CHECKING:
+    from ctx_tui.config import Config
+    from ctx_tui.memory.session_store import SavedSummary
     from ctx_tui.window import Session
 
 #: The hook's stdin field that tells a deferred job how much of the transcript to read.
@@ -61,6 +48,8 @@ DEFERRED_JOBS = ("pre-compact", "auto-refresh")
 def _config(hook: HookInput, name: str) -> Config | None:
     """The project's config; a broken one is logged and the hook goes on without it."""
     try:
+        from ctx_tui.config import load_config  # see _heavy_imports_note
+
         return load_config(hook.cwd).config
     except Exception as exc:
         log_hook_error(hook.cwd, name, exc, hook.session_id)
@@ -87,6 +76,11 @@ def _limit(hook: HookInput) -> int | None:
 
 def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
     """Start ``ctx-tui hook deferred JOB`` detached (own session, no pipes left to the agent)."""
+    import subprocess
+    import sys
+
+    import orjson
+
     payload = orjson.dumps({**hook.raw, "cwd": str(hook.cwd), LIMIT_FIELD: limit_bytes})
     proc = subprocess.Popen(
         [sys.executable, "-m", "ctx_tui", "hook", "deferred", job],
@@ -109,6 +103,8 @@ def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator
     The agent appends to the transcript (a compaction boundary, say) while a
     deferred job runs, so the job reads a temporary copy of that prefix.
     """
+    import tempfile
+
     from ctx_tui.window import Session  # see _heavy_imports_note
 
     if limit_bytes is None or path.stat().st_size <= limit_bytes:
@@ -143,7 +139,11 @@ def auto_refresh(
     (``restate_items``), so the same item is not restated again on the next prompt.
     This runs inside the prompt hook, so the queue is delivered: it always queues.
     """
-    from ctx_tui.memory.view import build_memory_view  # see _heavy_imports_note
+    from ctx_tui import audit  # see _heavy_imports_note
+    from ctx_tui.actions.restate import restate_items
+    from ctx_tui.actions.restate_queue import pending_restatements
+    from ctx_tui.memory.kinds import Importance
+    from ctx_tui.memory.view import build_memory_view
 
     with _session_at(transcript, config, limit_bytes) as session:
         view = build_memory_view(project, session, config)
@@ -157,22 +157,32 @@ def auto_refresh(
 
 def _auto_refresh_job(hook: HookInput, config: Config) -> None:
     """Run one auto-refresh unless another one is running for this session."""
-    guard = FileLock(str(queue_path(hook.cwd, hook.session_id).with_suffix(".auto.lock")), timeout=0)
+    from ctx_tui.storage import LockTimeout, locked
+
     try:
-        with guard:
+        with locked(restate_queue_path(hook.cwd, hook.session_id).with_suffix(".auto"), timeout=0):
             auto_refresh(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook))
-    except Timeout:
+    except LockTimeout:
         return
 
 
 def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
-    """Deliver (and empty) the restatement queue; None when nothing waits."""
-    config = _config(hook, "user-prompt-submit")
+    """Deliver (and empty) the restatement queue; None when nothing waits.
+
+    Without a config file the defaults apply, and auto-refresh is off by
+    default: the config is then not loaded at all (see _heavy_imports_note).
+    """
+    config = _config(hook, "user-prompt-submit") if config_files(hook.cwd) else None
     if config is not None and config.decay.enabled and config.decay.auto_refresh:
         try:
             spawn_deferred("auto-refresh", hook, _transcript(hook).stat().st_size)
         except Exception as exc:  # the queue is still delivered
             log_hook_error(hook.cwd, "user-prompt-submit", exc, hook.session_id)
+    if not restate_queue_path(hook.cwd, hook.session_id).exists():
+        return None  # the common case: answered without loading the queue's code
+    from ctx_tui import audit  # see _heavy_imports_note
+    from ctx_tui.actions.restate_queue import restatement_text, take_restatements
+
     items = take_restatements(hook.cwd, hook.session_id)
     text = restatement_text(items)
     if not text:
@@ -194,6 +204,10 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
     """After a compaction, re-inject goals, constraints and preferences; None otherwise."""
     if hook.source not in (None, "compact"):
         return None
+    from ctx_tui import audit  # see _heavy_imports_note
+    from ctx_tui.actions.restate import reinjection_text
+    from ctx_tui.memory.session_store import load_session_memory
+
     memory = load_session_memory(hook.cwd, hook.session_id)
     text = reinjection_text(memory)
     if not text:
@@ -230,7 +244,9 @@ def save_window_summary(
     even when no dashboard ran. The summary uses the config's strategy and ratio,
     with the tracked items kept whole.
     """
-    from ctx_tui.compress import compress_window  # see _heavy_imports_note
+    from ctx_tui import audit  # see _heavy_imports_note
+    from ctx_tui.compress import compress_window
+    from ctx_tui.memory.session_store import SavedSummary, update_session_memory
     from ctx_tui.memory.view import build_memory_view
 
     with _session_at(transcript, config, limit_bytes) as session:
@@ -249,6 +265,9 @@ def save_window_summary(
 
 def pre_compact(hook: HookInput) -> None:
     """Audit the compaction, then summarise the live window into session memory."""
+    from ctx_tui import audit  # see _heavy_imports_note
+    from ctx_tui.plain_text import one_line
+
     audit.record(
         hook.cwd,
         "hook.pre_compact",
@@ -268,6 +287,8 @@ def deferred_handler(job: str) -> Handler:
     """The handler of ``hook deferred JOB``: the slow half of a hook, run detached."""
 
     def run(hook: HookInput) -> None:
+        from ctx_tui.config import Config  # see _heavy_imports_note
+
         config = _config(hook, f"deferred {job}") or Config()
         if job == "pre-compact":
             save_window_summary(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook), hook.trigger)

@@ -9,15 +9,16 @@ Commands are thin: parse, call the core, print.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ctx_tui import __version__
-from ctx_tui.config import ConfigError
-from ctx_tui.errors import CtxError
+from ctx_tui.errors import CtxError  # config.ConfigError is one too
+
+if TYPE_CHECKING:
+    import argparse
 
 #: Each command name -> the module that registers it. Only the module of the
 #: command being run is imported, so a hook answers without loading the rest
@@ -41,6 +42,9 @@ COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    import argparse  # not at the top: `hook EVENT` and --version answer without it (main)
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="ctx-tui",
         description="A terminal cockpit for a long AI coding-agent session's context.",
@@ -57,6 +61,14 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # without building the parser: no command module is imported
+        print(f"ctx-tui {__version__}")
+        return 0
+    if len(args_list) == 2 and args_list[0] == "hook":  # Claude Code waits for this on every prompt
+        from ctx_tui.cli.hook_cmd import EVENT_HOOKS, run_event
+
+        if args_list[1] in EVENT_HOOKS:
+            return run_event(args_list[1])
     try:
         if not args_list or args_list[0] not in COMMANDS.keys() | {"-h", "--help", "--version"}:
             from ctx_tui.cli.dashboard_cmd import run_dashboard
@@ -66,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser([only] if only else COMMAND_MODULES)
         args = parser.parse_args(args_list)
         return int(args.func(args) or 0)
-    except (CtxError, ConfigError) as exc:
+    except CtxError as exc:
         print(f"ctx-tui: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     except KeyboardInterrupt:

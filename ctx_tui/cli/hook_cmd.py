@@ -8,15 +8,16 @@ hook install [--print] wires them into .claude/settings.json.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctx_tui.actions import hooks
-from ctx_tui.actions.hook_install import install_hooks, settings_block
 from ctx_tui.actions.hook_runtime import Handler, log_hook_error, run_hook
+
+if TYPE_CHECKING:
+    import argparse
 
 EVENT_HOOKS: dict[str, tuple[Handler, str]] = {
     "user-prompt-submit": (hooks.user_prompt_submit, "deliver queued restatements as additionalContext"),
@@ -33,10 +34,18 @@ def _read_stdin() -> bytes:
 
 
 def _run_event(args: argparse.Namespace) -> int:
-    name: str = args.hook_name
+    return run_event(args.hook_name, getattr(args, "job", None))
+
+
+def run_event(name: str, job: str | None = None) -> int:
+    """Run hook ``name`` (``deferred`` runs ``job``) on stdin; always 0.
+
+    ``ctx-tui hook EVENT`` comes here without argparse (cli.main): Claude Code
+    waits for it on every prompt.
+    """
     cwd = Path.cwd()
     try:
-        handler = hooks.deferred_handler(args.job) if name == "deferred" else EVENT_HOOKS[name][0]
+        handler = hooks.deferred_handler(job or "") if name == "deferred" else EVENT_HOOKS[name][0]
         output = run_hook(name, handler, _read_stdin(), cwd)
         if output:
             sys.stdout.write(output + "\n")
@@ -56,7 +65,11 @@ def _silence_stdout() -> None:
 
 
 def _install(args: argparse.Namespace) -> int:
+    from ctx_tui.actions.hook_install import install_hooks, settings_block  # the hooks themselves need neither
+
     if args.print_only:
+        import json
+
         print(json.dumps(settings_block(), indent=2))
         return 0
     result = install_hooks(Path.cwd())
@@ -72,6 +85,8 @@ def _install(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    import argparse  # not at the top: cli.main runs a hook event without argparse
+
     parser = subparsers.add_parser(
         "hook",
         help="Claude Code hooks (read the hook JSON on stdin) and their installer",

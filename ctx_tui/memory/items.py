@@ -11,80 +11,36 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime, timezone
-from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ctx_tui.errors import CtxError
+# The kinds of item and their importance live apart from the pydantic model so
+# the prompt hook can use them without building it (see memory/kinds.py).
+from ctx_tui.memory.kinds import (
+    Importance,
+    ItemSource,
+    ItemType,
+    importance_for,
+    importance_rank,
+    normalise_content,
+    now_iso,
+    parse_item_type,
+)
 
-
-class ItemType(StrEnum):
-    GOAL = "goal"
-    CONSTRAINT = "constraint"
-    USER_PREFERENCE = "user_preference"
-    CRITICAL_INFO = "critical_info"
-    DECISION = "decision"
-    STATE = "state"
-    PROGRESS = "progress"
-    FINDING = "finding"
-    PROJECT_CONFIG = "project_config"
-    NOTE = "note"
-
-
-class Importance(StrEnum):
-    HIGH = "high"
-    MEDIUM = "medium"
-    LOW = "low"
-
-    @property
-    def rank(self) -> int:
-        """2 for high, 1 for medium, 0 for low (for sorting and thresholds)."""
-        return {"high": 2, "medium": 1, "low": 0}[self.value]
-
-
-def importance_rank(value: object) -> int:
-    """:attr:`Importance.rank` of an importance or its name; -1 for anything else (sorts after low)."""
-    try:
-        return Importance(str(getattr(value, "value", value))).rank
-    except ValueError:
-        return -1
-
-
-_HIGH = {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.CRITICAL_INFO}
-_MEDIUM = {ItemType.DECISION, ItemType.STATE, ItemType.PROGRESS}
-
-ItemSource = Literal["registered", "extracted"]
-
-
-def importance_for(item_type: ItemType | str) -> Importance:
-    """High: goal, constraint, user_preference, critical_info; medium: decision, state, progress; low: the rest."""
-    kind = ItemType(item_type)
-    if kind in _HIGH:
-        return Importance.HIGH
-    if kind in _MEDIUM:
-        return Importance.MEDIUM
-    return Importance.LOW
-
-
-def parse_item_type(text: str) -> ItemType:
-    """The ItemType named by ``text``; a CtxError listing the known types otherwise."""
-    cleaned = text.strip().lower().replace("-", "_")
-    try:
-        return ItemType(cleaned)
-    except ValueError:
-        known = ", ".join(t.value for t in ItemType)
-        raise CtxError(f"unknown item type {text!r}; known types: {known}") from None
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def normalise_content(text: str) -> str:
-    """Content compared for duplicates: case-folded, whitespace collapsed, end punctuation dropped."""
-    return re.sub(r"\s+", " ", text).strip().casefold().rstrip(".!;:, ")
+__all__ = [
+    "MAX_REFERENCED_ROUNDS",
+    "Importance",
+    "ItemSource",
+    "ItemType",
+    "TrackedItem",
+    "extracted_item_id",
+    "importance_for",
+    "importance_rank",
+    "normalise_content",
+    "now_iso",
+    "parse_item_type",
+]
 
 
 def extracted_item_id(item_type: ItemType | str, content: str) -> str:

@@ -1,0 +1,86 @@
+"""The kinds of tracked item and their importance, without the pydantic model.
+
+:mod:`ctx_tui.memory.items` builds the :class:`~ctx_tui.memory.items.TrackedItem`
+model on these. They live apart because the Claude Code prompt hook runs on
+every prompt and needs only the importance order (to sort a restatement):
+importing pydantic and building the model would cost it more than the
+interpreter's own start-up.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Literal
+
+from ctx_tui.errors import CtxError
+
+
+class ItemType(StrEnum):
+    GOAL = "goal"
+    CONSTRAINT = "constraint"
+    USER_PREFERENCE = "user_preference"
+    CRITICAL_INFO = "critical_info"
+    DECISION = "decision"
+    STATE = "state"
+    PROGRESS = "progress"
+    FINDING = "finding"
+    PROJECT_CONFIG = "project_config"
+    NOTE = "note"
+
+
+class Importance(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        """2 for high, 1 for medium, 0 for low (for sorting and thresholds)."""
+        return {"high": 2, "medium": 1, "low": 0}[self.value]
+
+
+def importance_rank(value: object) -> int:
+    """:attr:`Importance.rank` of an importance or its name; -1 for anything else (sorts after low)."""
+    try:
+        return Importance(str(getattr(value, "value", value))).rank
+    except ValueError:
+        return -1
+
+
+_HIGH = {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.CRITICAL_INFO}
+_MEDIUM = {ItemType.DECISION, ItemType.STATE, ItemType.PROGRESS}
+
+ItemSource = Literal["registered", "extracted"]
+
+
+def importance_for(item_type: ItemType | str) -> Importance:
+    """High: goal, constraint, user_preference, critical_info; medium: decision, state, progress; low: the rest."""
+    kind = ItemType(item_type)
+    if kind in _HIGH:
+        return Importance.HIGH
+    if kind in _MEDIUM:
+        return Importance.MEDIUM
+    return Importance.LOW
+
+
+def parse_item_type(text: str) -> ItemType:
+    """The ItemType named by ``text``; a CtxError listing the known types otherwise."""
+    cleaned = text.strip().lower().replace("-", "_")
+    try:
+        return ItemType(cleaned)
+    except ValueError:
+        known = ", ".join(t.value for t in ItemType)
+        raise CtxError(f"unknown item type {text!r}; known types: {known}") from None
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def normalise_content(text: str) -> str:
+    """Content compared for duplicates: case-folded, whitespace collapsed, end punctuation dropped."""
+    return re.sub(r"\s+", " ", text).strip().casefold().rstrip(".!;:, ")
+
+

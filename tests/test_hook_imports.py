@@ -1,0 +1,87 @@
+"""What the Claude Code hooks and `--version` import: only what they need.
+
+Claude Code waits for `hook user-prompt-submit` on every prompt, so its start-up
+is the user's wait (bench/bench_hooks.py prints it against a bare `python -c
+pass`). These tests pin the behaviour that keeps it short: which modules a run
+loads, asserted in a fresh interpreter, next to the answer it gives. No timings.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from actions_support import SESSION_ID, hook_stdin, write_transcript
+from ctx_tui.actions.restate_queue import QueuedItem, enqueue
+
+#: Runs ctx-tui's main with the given arguments in this fresh process, then
+#: prints its stdout and the modules it loaded as one JSON object.
+PROBE = """
+import io, json, sys
+out, sys.stdout = sys.stdout, io.StringIO()
+from ctx_tui.cli import main
+code = main(sys.argv[1:])
+answer, sys.stdout = sys.stdout.getvalue(), out
+print(json.dumps({"code": code, "stdout": answer, "modules": sorted(sys.modules)}))
+"""
+
+#: Never on the prompt hook's path: model building, YAML, the fast JSON parser
+#: for transcripts, the lock library, argparse and dataclasses (inspect).
+HEAVY = {"pydantic", "yaml", "orjson", "filelock", "argparse", "dataclasses", "textual", "rich", "tiktoken"}
+
+
+def _probe(project: Path, *args: str, stdin: bytes = b"") -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=project, input=stdin, capture_output=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(project), "XDG_CONFIG_HOME": str(project / "xdg")},
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return json.loads(done.stdout)
+
+
+def _ctx_modules(modules: list[str]) -> set[str]:
+    return {m for m in modules if m.startswith("ctx_tui")}
+
+
+def test_prompt_hook_with_nothing_queued_loads_no_model_and_no_queue_code(tmp_path: Path) -> None:
+    transcript = write_transcript(tmp_path, ["Build the exporter."])
+    run = _probe(tmp_path, "hook", "user-prompt-submit",
+                 stdin=hook_stdin(tmp_path, "UserPromptSubmit", transcript, prompt="next"))
+    assert run["code"] == 0 and run["stdout"] == ""
+    assert HEAVY & set(run["modules"]) == set()
+    assert _ctx_modules(run["modules"]) == {
+        "ctx_tui", "ctx_tui.cli", "ctx_tui.errors", "ctx_tui.cli.hook_cmd", "ctx_tui.actions",
+        "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths",
+    }
+    assert not (tmp_path / ".ctx").exists()  # nothing created either
+
+
+def test_prompt_hook_delivering_a_restatement_builds_no_model(tmp_path: Path) -> None:
+    transcript = write_transcript(tmp_path, ["Build the exporter."])
+    enqueue(tmp_path, SESSION_ID, [QueuedItem("no-push", "constraint", "high", "Never push to main without a review")])
+    run = _probe(tmp_path, "hook", "user-prompt-submit",
+                 stdin=hook_stdin(tmp_path, "UserPromptSubmit", transcript, prompt="next"))
+    answer = json.loads(run["stdout"])["hookSpecificOutput"]
+    assert "Never push to main without a review" in answer["additionalContext"]
+    assert HEAVY & set(run["modules"]) == set()
+    assert "ctx_tui.config" not in run["modules"] and "ctx_tui.memory.items" not in run["modules"]
+
+
+def test_prompt_hook_loads_the_config_only_when_a_file_exists(tmp_path: Path) -> None:
+    transcript = write_transcript(tmp_path, ["Build the exporter."])
+    (tmp_path / ".ctx").mkdir()
+    (tmp_path / ".ctx" / "config.yaml").write_text("decay:\n  threshold_rounds: 30\n")
+    run = _probe(tmp_path, "hook", "user-prompt-submit",
+                 stdin=hook_stdin(tmp_path, "UserPromptSubmit", transcript, prompt="next"))
+    assert run["code"] == 0 and run["stdout"] == ""
+    assert {"ctx_tui.config", "pydantic", "yaml"} <= set(run["modules"])  # read and validated as before
+    assert not (tmp_path / ".ctx" / "hook-errors.log").exists()
+
+
+def test_version_imports_no_command_module(tmp_path: Path) -> None:
+    run = _probe(tmp_path, "--version")
+    assert run["code"] == 0 and run["stdout"].startswith("ctx-tui ")
+    assert _ctx_modules(run["modules"]) == {"ctx_tui", "ctx_tui.cli", "ctx_tui.errors"}
+    assert HEAVY & set(run["modules"]) == set()
