@@ -218,6 +218,38 @@ class Session:
             self._version += 1
         return update
 
+    @property
+    def bytes_read(self) -> int:
+        """Bytes the last read took from the file."""
+        return self._reader.follower.bytes_read
+
+    def read_from(self, fmt: Format, lead: list[bytes], offset: int, *, prior_peak: int = 0) -> int:
+        """Read only the file's end, from byte ``offset``, after the ``lead`` rows (see ctx_tui.usage_tail).
+
+        ``prior_peak``: the largest context reported before ``offset`` (a Claude
+        window is inferred from the session's peak). Returns the bytes read;
+        :meth:`tail_decides` then says whether they give a whole read's figures.
+        """
+        read = self._reader.read_from(fmt, lead, offset)
+        t = self._reader.transcript
+        t.peak_usage = max(t.peak_usage, prior_peak)
+        self._version += 1
+        return read
+
+    def tail_decides(self) -> bool:
+        """Whether a read of the file's end (:meth:`read_from`) gives the figures of a whole read.
+
+        Yes with a plausible usage report in it (a later compaction would have
+        voided it). With none since the last compaction the figure is an
+        estimate of the live window plus the baseline learned from the first
+        usage of the latest window that had one (:meth:`_baseline`): the read
+        must then start at a compaction and hold that usage.
+        """
+        t = self._reader.transcript
+        if self._plausible_usage() is not None:
+            return True
+        return bool(t.compactions) and t.compactions[0].seq == 0 and t.baseline_source is not None
+
     def live_entries(self) -> list[Entry]:
         """Main-chain entries the model sees now (since the last compaction)."""
         t = self._reader.transcript

@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLAUDE_COMPACTED, CODEX_FULL, fixture
+from conftest import ALL_FIXTURES, CLAUDE_COMPACTED, CODEX_FULL, fixture
 from ctx_tui.cli import main
 from ctx_tui.transcripts.discover import claude_slug
 
 FIELDS = {
     "format", "session_id", "model", "context_tokens", "context_window", "usage_pct", "usage_source",
-    "compactions", "rounds", "entries", "skipped_lines", "handoff_suggested", "token_source",
+    "handoff_suggested", "token_source", "headroom_tokens",
 }
+#: Only a whole read (--full) knows these.
+FULL_FIELDS = {"compactions", "rounds", "entries", "live_entries", "skipped_lines", "implausible_usage"}
 
 
 def _stats(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -26,12 +28,20 @@ def _stats(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 
 
 def test_stats_json_claude(capsys: pytest.CaptureFixture[str]) -> None:
-    data = _stats(capsys, str(fixture(CLAUDE_COMPACTED)))
-    assert FIELDS <= set(data)
+    data = _stats(capsys, str(fixture(CLAUDE_COMPACTED)), "--full")
+    assert FIELDS | FULL_FIELDS <= set(data)
     assert data["format"] == "claude-code" and data["compactions"] == 1
     assert data["usage_source"] == "reported" and data["token_source"] == "tiktoken:cl100k_base"
     assert data["usage_pct"] == pytest.approx(100 * data["context_tokens"] / data["context_window"], abs=0.01)
     assert data["handoff_suggested"] is False
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_tail_first_stats_equal_the_whole_read(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    tail = _stats(capsys, str(fixture(name)))
+    full = _stats(capsys, str(fixture(name)), "--full")
+    assert FIELDS <= set(tail) and not FULL_FIELDS & set(tail)
+    assert tail == {key: value for key, value in full.items() if key not in FULL_FIELDS}
 
 
 def test_stats_json_codex(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,7 +71,9 @@ def test_stats_finds_the_session_of_the_current_directory(capsys: pytest.Capture
 def test_stats_human_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", str(fixture(CLAUDE_COMPACTED))]) == 0
     out = capsys.readouterr().out
-    assert "200,000 tokens" in out and "reported" in out and "compactions: 1" in out
+    assert "200,000 tokens" in out and "reported" in out and "compactions" not in out
+    assert main(["stats", str(fixture(CLAUDE_COMPACTED)), "--full"]) == 0
+    assert "compactions: 1" in capsys.readouterr().out
 
 
 def test_missing_file_is_one_clear_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -1,21 +1,33 @@
-"""``ctx-tui stats [PATH] [--claude|--codex|--gemini] [--json]``: how full the context window is."""
+"""``ctx-tui stats [PATH] [--claude|--codex|--gemini] [--json] [--full]``: how full the context window is.
+
+The usage figure needs only the end of the transcript, so ``stats`` reads it
+tail-first (:mod:`ctx_tui.usage_tail`: the same figures as a whole read, from a
+few rows at the end). ``--full`` reads the whole session and adds what only a
+whole read knows: rounds, entries, compactions, skipped lines.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from ctx_tui.cli.common import add_session_args, open_session, print_json
+from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, session_path
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
+from ctx_tui.usage_tail import TailUsage, read_usage_tail
 from ctx_tui.window_model import WindowState
 
 
-def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[str, Any]:
-    """The ``stats --json`` object (also what other front ends can show)."""
+def stats_dict(state: WindowState | TailUsage, config: Config, live_entries: int | None = None) -> dict[str, Any]:
+    """The ``stats --json`` object (also what other front ends can show).
+
+    From a :class:`TailUsage` (the default, tail-first) it holds the usage
+    figures; from a whole read's :class:`WindowState` it adds the session's
+    counts (rounds, entries, live entries, compactions, skipped lines).
+    """
     meta = state.meta
     known = state.window_known
-    return {
+    data: dict[str, Any] = {
         "path": str(state.path),
         "format": meta.format.value,
         "session_id": meta.session_id,
@@ -32,13 +44,17 @@ def stats_dict(state: WindowState, config: Config, live_entries: int) -> dict[st
         "autocompact_threshold": state.autocompact_threshold,
         "handoff_suggested": known
         and state.context_tokens >= config.window.handoff_threshold * state.context_window,
-        "compactions": len(state.compactions),
-        "rounds": state.rounds,
-        "entries": state.entries_total,
-        "live_entries": live_entries,
-        "skipped_lines": state.skipped_lines,
-        "implausible_usage": state.implausible_usage,
     }
+    if isinstance(state, WindowState):
+        data.update({
+            "compactions": len(state.compactions),
+            "rounds": state.rounds,
+            "entries": state.entries_total,
+            "live_entries": live_entries,
+            "skipped_lines": state.skipped_lines,
+            "implausible_usage": state.implausible_usage,
+        })
+    return data
 
 
 def _print_human(data: dict[str, Any]) -> None:
@@ -62,12 +78,13 @@ def _print_human(data: dict[str, Any]) -> None:
             f"[bold]{data['usage_pct']:.1f}%[/] ({mark})",
         )
         table.add_row("headroom", f"{data['headroom_tokens']:,} tokens before auto-compaction at {data['autocompact_threshold']:.0%}")
-    table.add_row("rounds", f"{data['rounds']}   compactions: {data['compactions']}")
-    table.add_row("entries", f"{data['entries']:,} ({data['live_entries']:,} in the live window)")
+    if "rounds" in data:
+        table.add_row("rounds", f"{data['rounds']}   compactions: {data['compactions']}")
+        table.add_row("entries", f"{data['entries']:,} ({data['live_entries']:,} in the live window)")
     table.add_row("tokens", escape(data["token_source"]))
-    if data["skipped_lines"]:
+    if data.get("skipped_lines"):
         table.add_row("skipped", f"[yellow]{data['skipped_lines']} unreadable line(s)[/]")
-    if data["implausible_usage"]:
+    if data.get("implausible_usage"):
         table.add_row("ignored", f"[yellow]{data['implausible_usage']} implausible usage report(s) (outside 0..10x the window)[/]")
     if data["handoff_suggested"]:
         table.add_row("handoff", "[yellow]context is past the handoff threshold: consider `ctx-tui handoff`[/]")
@@ -75,11 +92,21 @@ def _print_human(data: dict[str, Any]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    session = open_session(args)
-    if session.unsupported:
-        raise CtxError(f"{session.path}: {session.unsupported}")
-    # Totals only: with reported usage nothing needs tokenizing.
-    data = stats_dict(session.state(positions=False), session.config, len(session.live_entries()))
+    if args.full:
+        session = open_session(args)
+        if session.unsupported:
+            raise CtxError(f"{session.path}: {session.unsupported}")
+        # Totals only: with reported usage nothing needs tokenizing.
+        data = stats_dict(session.state(positions=False), session.config, len(session.live_entries()))
+    else:
+        path, config = session_path(args), load_project_config()
+        try:
+            usage = read_usage_tail(path, config)
+        except OSError as exc:
+            raise CtxError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        if usage.unsupported:
+            raise CtxError(f"{path}: {usage.unsupported}")
+        data = stats_dict(usage, config)
     if args.json:
         print_json(data)
     else:
@@ -91,4 +118,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("stats", help="print context usage of a session", description=__doc__)
     add_session_args(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--full", action="store_true",
+        help="read the whole session: also rounds, entries, compactions, skipped lines (slower on a long session)",
+    )
     parser.set_defaults(func=_run)

@@ -117,6 +117,22 @@ class TranscriptReader:
                 return self.poll()[0] or True, 0
         return reset, before
 
+    def read_from(self, fmt: Format, lead: Iterable[bytes], offset: int) -> int:
+        """Read ``lead`` lines, then the file from byte ``offset`` (a line start) on, as ``fmt``.
+
+        For a tail-first read (:mod:`ctx_tui.usage_tail`), which picks
+        ``offset`` so that what it needs lies after it; sub-agent files (only
+        sidechain rows) are not read. Later ``poll()`` calls go on from the end.
+        Returns the bytes read from the file.
+        """
+        self.follower.check()
+        self._choose(fmt)
+        self._feed_lines(lead)
+        self.follower.offset = offset
+        self._feed_lines(self.follower.read_lines())
+        self.transcript.skipped += self.follower.take_overlong()
+        return self.follower.bytes_read
+
     def _poll_subagents(self) -> bool:
         """Read the session's ``<session>/subagents/agent-*.jsonl`` files as sidechain rows.
 
