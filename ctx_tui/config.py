@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.kinds import ItemType
+from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
 from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
 
 __all__ = [
@@ -86,9 +87,9 @@ class PositionConfig(_Section):
 class WindowConfig(_Section):
     #: Context window per model id, overriding the built-in table.
     sizes: dict[str, int] = Field(default_factory=dict)
-    handoff_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    handoff_threshold: float = Field(HANDOFF_THRESHOLD, gt=0.0, le=1.0)
     #: Usage fraction at which the agent compacts on its own (headroom is measured to it).
-    autocompact_threshold: float = Field(0.92, gt=0.0, le=1.0)
+    autocompact_threshold: float = Field(AUTOCOMPACT_THRESHOLD, gt=0.0, le=1.0)
 
     @field_validator("sizes")
     @classmethod

@@ -43,11 +43,10 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from ctx_tui.config import Config
 from ctx_tui.storage import open_regular
 from ctx_tui.transcripts.follow import BOM
 from ctx_tui.transcripts.builder import Transcript
@@ -55,6 +54,9 @@ from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
 from ctx_tui.transcripts.model import Format, SessionMeta
 from ctx_tui.window import CLAUDE_WINDOW, Session
 from ctx_tui.window_model import UsageSource
+
+if TYPE_CHECKING:
+    from ctx_tui.config import Config
 
 #: Below this size the whole file is read: a tail read would save nothing worth the walk.
 WHOLE_READ_BELOW = 1 << 20
@@ -116,12 +118,12 @@ def read_usage_tail(path: Path, config: Config | None = None, *, positions: bool
     """The current usage figure of the transcript at ``path``, reading as little of its end as it can.
 
     Same figures as ``Session(path, config)`` after one ``poll()`` and
-    ``state(positions=False)`` (see the module docstring for how). Raises
+    ``state(positions=False)`` (see the module docstring for how); ``config``
+    None means the defaults, without building the config model. Raises
     ``OSError`` when the file cannot be read; a missing or unreadable file
     reads as an empty session, as ``Session`` does. ``positions`` is passed to
     ``state()`` (True also tokenizes the live window it read).
     """
-    config = config or Config()
     path = Path(path)
     try:
         size = os.stat(path).st_size
@@ -249,10 +251,13 @@ def _rows_marked(
             hits = []
             at = block.find(mark)
             while at >= 0:
+                if keep is not None and not keep(block, at):  # turned down before its line is even looked for
+                    at = block.find(mark, at + len(mark))
+                    continue
                 begin, stop = block.rfind(b"\n", 0, at) + 1, block.find(b"\n", at)
                 if stop < 0:
                     break
-                if (begin > 0 or lo == 0) and (keep is None or keep(block, at)):  # a line that starts in an earlier block is read there
+                if begin > 0 or lo == 0:  # a line that starts in an earlier block is read there
                     hits.append((begin, stop))
                 at = block.find(mark, stop)
             for begin, stop in reversed(hits) if backwards else hits:

@@ -32,14 +32,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ctx_tui.config import Config
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.discover import codex_reported_window
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
-from ctx_tui.window_model import UsagePoint, UsageSource, WindowEntry, WindowState
+from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, UsagePoint, UsageSource, WindowEntry, WindowState
+
+if TYPE_CHECKING:  # the model is built only when a config is given or asked for (Session.config)
+    from ctx_tui.config import Config
 
 #: The window is not known: no config entry, nothing in the transcript, a model not in the table.
 UNKNOWN_WINDOW = 0
@@ -153,7 +156,7 @@ class Session:
 
     def __init__(self, path: Path, config: Config | None = None) -> None:
         self.path = Path(path)
-        self.config = config or Config()
+        self._config = config
         self._reader = TranscriptReader(self.path)
         self._version = 0  # bumped on every change (lets callers cache by it)
         # The live window, extended as entries arrive (rebuilt on a compaction or reset).
@@ -161,6 +164,15 @@ class Session:
         self._live: list[Entry] = []
         self._live_raw: list[int] = []
         self._live_scanned = 0
+
+    @property
+    def config(self) -> Config:
+        """The config given, else the defaults (built on first use: pydantic costs ~0.1 s to load)."""
+        if self._config is None:
+            from ctx_tui.config import Config
+
+            self._config = Config()
+        return self._config
 
     @property
     def entries(self) -> list[Entry]:
@@ -298,7 +310,7 @@ class Session:
         t = self._reader.transcript
         if t.last_usage is None:
             return None
-        window = window_for_model(t.meta.model, self.config, t.meta.context_window, t.meta.format)
+        window = window_for_model(t.meta.model, self._config, t.meta.context_window, t.meta.format)
         if window and t.last_usage.context_tokens > USAGE_WINDOWS_CAP * window:
             return None
         return t.last_usage.context_tokens
@@ -324,7 +336,7 @@ class Session:
             path=self.path,
             meta=t.meta,
             context_tokens=context_tokens,
-            context_window=window_for_model(t.meta.model, self.config, t.meta.context_window, t.meta.format, t.peak_usage),
+            context_window=window_for_model(t.meta.model, self._config, t.meta.context_window, t.meta.format, t.peak_usage),
             usage_source=source,
             token_source=tokens_by,
             compactions=list(t.compactions),
@@ -334,7 +346,7 @@ class Session:
             unsupported=self._reader.unsupported,
             live=calibrate(live, raw, context_tokens),
             history=self._history(live, raw),
-            autocompact_threshold=self.config.window.autocompact_threshold,
+            autocompact_threshold=self._config.window.autocompact_threshold if self._config else AUTOCOMPACT_THRESHOLD,
             implausible_usage=t.implausible_usage + (t.last_usage is not None and source == "estimated"),
         )
 

@@ -15,6 +15,12 @@ from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta
 UsageSource = Literal["reported", "estimated"]
 
 
+#: Defaults of ``window.autocompact_threshold`` and ``window.handoff_threshold`` (config.py):
+#: here so that a command reading no config file needs no config model.
+AUTOCOMPACT_THRESHOLD = 0.92
+HANDOFF_THRESHOLD = 0.8
+
+
 @dataclass(slots=True)
 class WindowEntry:
     """An entry of the live window with its calibrated place in it."""
@@ -51,7 +57,7 @@ class WindowState:
     skipped_lines: int  # lines that could not be parsed
     live: list[WindowEntry]  # main-chain entries since the last compaction, in order
     history: list[UsagePoint] = field(default_factory=list)
-    autocompact_threshold: float = 0.92
+    autocompact_threshold: float = AUTOCOMPACT_THRESHOLD
     implausible_usage: int = 0  # usage reports ignored as outside [0, 10 x window]
     #: Why the file is not a transcript ctx-tui reads (every figure is then empty), or None.
     unsupported: str | None = None

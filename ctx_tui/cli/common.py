@@ -16,12 +16,15 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
+from ctx_tui.paths import config_files
 from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, find_session
 from ctx_tui.window import Session
+
+if TYPE_CHECKING:  # the config model loads only when a command reads the config
+    from ctx_tui.config import Config
 
 
 def project_root() -> Path:
@@ -68,7 +71,14 @@ def session_path(args: argparse.Namespace) -> Path:
 
 
 def load_project_config() -> Config:
+    from ctx_tui.config import load_config
+
     return load_config(project_root()).config
+
+
+def project_config_or_defaults() -> Config | None:
+    """The project's config, or None when no config file exists (the defaults, without building the model)."""
+    return load_project_config() if config_files(project_root()) else None
 
 
 def open_session(args: argparse.Namespace, config: Config | None = None) -> Session:

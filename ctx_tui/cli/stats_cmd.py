@@ -9,24 +9,27 @@ whole read knows: rounds, entries, compactions, skipped lines.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, session_path
-from ctx_tui.config import Config
+from ctx_tui.cli.common import add_session_args, open_session, print_json, project_config_or_defaults, session_path
 from ctx_tui.errors import CtxError
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_model import HANDOFF_THRESHOLD, WindowState
+
+if TYPE_CHECKING:
+    from ctx_tui.config import Config
 
 
-def stats_dict(state: WindowState | TailUsage, config: Config, live_entries: int | None = None) -> dict[str, Any]:
+def stats_dict(state: WindowState | TailUsage, config: Config | None, live_entries: int | None = None) -> dict[str, Any]:
     """The ``stats --json`` object (also what other front ends can show).
 
-    From a :class:`TailUsage` (the default, tail-first) it holds the usage
+    ``config`` None: the defaults. From a :class:`TailUsage` (the default, tail-first) it holds the usage
     figures; from a whole read's :class:`WindowState` it adds the session's
     counts (rounds, entries, live entries, compactions, skipped lines).
     """
     meta = state.meta
     known = state.window_known
+    handoff_at = config.window.handoff_threshold if config is not None else HANDOFF_THRESHOLD
     data: dict[str, Any] = {
         "path": str(state.path),
         "format": meta.format.value,
@@ -43,7 +46,7 @@ def stats_dict(state: WindowState | TailUsage, config: Config, live_entries: int
         "headroom_tokens": state.headroom_tokens if known else None,
         "autocompact_threshold": state.autocompact_threshold,
         "handoff_suggested": known
-        and state.context_tokens >= config.window.handoff_threshold * state.context_window,
+        and state.context_tokens >= handoff_at * state.context_window,
     }
     if isinstance(state, WindowState):
         data.update({
@@ -99,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
         # Totals only: with reported usage nothing needs tokenizing.
         data = stats_dict(session.state(positions=False), session.config, len(session.live_entries()))
     else:
-        path, config = session_path(args), load_project_config()
+        path, config = session_path(args), project_config_or_defaults()
         try:
             usage = read_usage_tail(path, config)
         except OSError as exc:

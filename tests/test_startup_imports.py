@@ -1,4 +1,4 @@
-"""What the Claude Code hooks and `--version` import: only what they need.
+"""What the Claude Code hooks, `--version` and `stats` import: only what they need.
 
 Claude Code waits for `hook user-prompt-submit` on every prompt, so its start-up
 is the user's wait (bench/bench_hooks.py prints it against a bare `python -c
@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import CLAUDE_COMPACTED, fixture
 from actions_support import SESSION_ID, hook_stdin, write_transcript
 from ctx_tui.actions.restate_queue import QueuedItem, enqueue
 
@@ -85,3 +86,13 @@ def test_version_imports_no_command_module(tmp_path: Path) -> None:
     assert run["code"] == 0 and run["stdout"].startswith("ctx-tui ")
     assert _ctx_modules(run["modules"]) == {"ctx_tui", "ctx_tui.cli", "ctx_tui.errors"}
     assert HEAVY & set(run["modules"]) == set()
+
+
+def test_stats_without_a_config_file_builds_no_config_model(tmp_path: Path) -> None:
+    run = _probe(tmp_path, "stats", str(fixture(CLAUDE_COMPACTED)), "--json")
+    assert run["code"] == 0 and json.loads(run["stdout"])["context_tokens"] > 0
+    assert {"pydantic", "yaml", "ctx_tui.config", "textual", "rich"} & set(run["modules"]) == set()
+    (tmp_path / ".ctx").mkdir()
+    (tmp_path / ".ctx" / "config.yaml").write_text("window:\n  handoff_threshold: 0.3\n")
+    run = _probe(tmp_path, "stats", str(fixture(CLAUDE_COMPACTED)), "--json")
+    assert json.loads(run["stdout"])["handoff_suggested"] is True and "pydantic" in run["modules"]
