@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
+from types import ModuleType
 from typing import ClassVar
 
 from textual import work
@@ -15,11 +16,11 @@ from textual.reactive import reactive
 from watchfiles import awatch
 
 from ctx_tui.config import Config
-from ctx_tui.ui import flows, keys
+from ctx_tui.ui import keys
 from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
-from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem
+from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
 
@@ -40,6 +41,14 @@ STYLESHEETS = ("app.tcss", "flows.tcss")
 def stylesheet() -> str:
     """The app's TCSS, read from the installed package ``ctx_tui.styles``."""
     return "\n".join((files("ctx_tui.styles") / name).read_text(encoding="utf-8") for name in STYLESHEETS)
+
+
+def _flows() -> ModuleType:
+    """ctx_tui.ui.flows, imported on the first key that starts a flow: it pulls in compression,
+    the handoff gate and promotions, which the dashboard's first screen does not need."""
+    from ctx_tui.ui import flows
+
+    return flows
 
 
 class DashboardApp(App[None]):
@@ -82,6 +91,9 @@ class DashboardApp(App[None]):
         feed = self.feed
         size = feed.path.stat().st_size if feed.path.is_file() else 0
         self.post_message(Loading(size))
+        usage = await asyncio.to_thread(feed.first_usage)  # the figure first, from the file's end
+        if usage is not None:
+            self.post_message(UsageKnown(usage, feed.config.window.handoff_threshold))
         self._post(await asyncio.to_thread(feed.read))
         polling = False
         while self.follow:
@@ -127,6 +139,10 @@ class DashboardApp(App[None]):
     def on_loading(self, message: Loading) -> None:
         self.dashboard.show_loading(message.size_bytes)
 
+    def on_usage_known(self, message: UsageKnown) -> None:
+        if self.snapshot is None:  # the whole read has not overtaken it
+            self.dashboard.show_first_usage(message.usage, message.handoff_threshold)
+
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
         self.snapshot = message.snapshot
 
@@ -146,28 +162,28 @@ class DashboardApp(App[None]):
 
     # -- actions: one method per key (the flows are in ctx_tui/ui/flows.py) -------------
     def action_compress(self) -> None:
-        flows.compress(self)
+        _flows().compress(self)
 
     def action_restate(self) -> None:
-        flows.restate(self)
+        _flows().restate(self)
 
     def action_promote(self) -> None:
-        flows.promote(self)
+        _flows().promote(self)
 
     def action_handoff(self) -> None:
-        flows.handoff(self)
+        _flows().handoff(self)
 
     def action_search(self) -> None:
-        flows.search(self)
+        _flows().search(self)
 
     def action_new_item(self) -> None:
-        flows.new_item(self)
+        _flows().new_item(self)
 
     def action_approve(self) -> None:
-        flows.approve_first(self)
+        _flows().approve_first(self)
 
     def action_reject(self) -> None:
-        flows.reject_first(self)
+        _flows().reject_first(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

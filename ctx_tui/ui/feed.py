@@ -11,13 +11,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctx_tui.config import Config, ConfigError, load_config, project_config_path
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.view import MemoryView, build_memory_view
 from ctx_tui.paths import state_dir
 from ctx_tui.ui.messages import Snapshot
+from ctx_tui.usage_tail import TailUsage, read_usage_tail
 from ctx_tui.window import Session
+
+if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+    from ctx_tui.memory.view import MemoryView
+
+#: From this size on, the usage figure is read from the file's end first and shown
+#: while the whole file is read (tokenizing a 100 MB session's live window takes seconds).
+FIRST_FIGURE_FROM_BYTES = 4 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,17 @@ class SessionFeed:
         return path.parent in folders and path.suffix == ".yaml" and not path.name.startswith(".")
 
     # -- reading -------------------------------------------------------------------------
+    def first_usage(self) -> TailUsage | None:
+        """The usage figure from the end of a large transcript (ctx_tui.usage_tail); None for a
+        small one (the whole read is as quick) or when it cannot be read (read() reports why)."""
+        try:
+            if self.path.stat().st_size < FIRST_FIGURE_FROM_BYTES:
+                return None
+            usage = read_usage_tail(self.path, self.config)
+        except (OSError, CtxError, ValueError):
+            return None
+        return None if usage.unsupported else usage
+
     def read(self, changed: Iterable[Path] = ()) -> ReadResult:
         """Read what changed since the last call (everything on the first call).
 
@@ -122,6 +141,8 @@ class SessionFeed:
         return []
 
     def _memory(self, session: Session) -> tuple[MemoryView | None, str | None]:
+        from ctx_tui.memory.view import build_memory_view  # see TYPE_CHECKING above
+
         try:
             return build_memory_view(self.project, session, self.config), None
         except (OSError, CtxError, ValueError) as exc:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from textual.message import Message
 
-from ctx_tui.memory.view import MemoryView
+from ctx_tui.usage_tail import TailUsage
 from ctx_tui.window_model import WindowState
+
+if TYPE_CHECKING:
+    from ctx_tui.memory.view import MemoryView
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,15 @@ class Loading(Message):
     def __init__(self, size_bytes: int) -> None:
         super().__init__()
         self.size_bytes = size_bytes
+
+
+class UsageKnown(Message):
+    """The usage figure, read from the transcript's end while the whole file is still being read."""
+
+    def __init__(self, usage: TailUsage, handoff_threshold: float) -> None:
+        super().__init__()
+        self.usage = usage
+        self.handoff_threshold = handoff_threshold
 
 
 class SnapshotReady(Message):

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
 from ctx_tui.ui.messages import Snapshot
+from ctx_tui.usage_tail import TailUsage
 from ctx_tui.ui.safe import literal
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 from ctx_tui.ui.widgets.heatmap import HeatMap
@@ -59,6 +60,18 @@ class DashboardScreen(Screen[None]):
     def show_loading(self, size_bytes: int) -> None:
         mb = size_bytes / 1_000_000
         self.loading_text.update(literal(f"reading {display_path(self._path, self._project)} ({mb:.1f} MB)…"))
+
+    def show_first_usage(self, usage: TailUsage, handoff_threshold: float) -> None:
+        """The usage figure, read from the transcript's end, above the spinner while the rest is read."""
+        mark = "estimated" if usage.estimated else "reported"
+        if usage.window_known:
+            figure = f"{usage.usage_pct:.1f}% of {usage.context_window:,} tokens ({usage.context_tokens:,}, {mark})"
+        else:
+            figure = f"{usage.context_tokens:,} tokens ({mark}; window unknown)"
+        past = usage.window_known and usage.context_tokens >= handoff_threshold * usage.context_window
+        text = Text.assemble(("Context usage  ", "bold"), (figure, "bold red" if past else "bold"))
+        text.append_text(literal(f"\nreading the rest of {display_path(self._path, self._project)}: live window, heat-map, memory…"))
+        self.loading_text.update(text)
 
     def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
         self.loading_view.display = False
