@@ -6,8 +6,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, CODEX_FULL, fixture
 from ctx_tui.config import Config
 from ctx_tui.handoff.gate import check_handoff
@@ -257,12 +255,3 @@ def test_real_codex_session(tmp_path: Path) -> None:
     task = draft["task_state"]
     assert len(task["completed_subtasks"]) == 2 and task["remaining_subtasks"] == ["Run focused verification"]
     assert task["completion_pct"] == 67
-
-
-@pytest.mark.parametrize("name", [CLAUDE_COMPACTED, CODEX_FULL])
-def test_real_prefill_only_fails_on_what_the_author_must_write(name: str, tmp_path: Path) -> None:
-    draft = _prefill(name, tmp_path)
-    errors = {f.field for f in check_handoff(draft) if f.is_error}
-    # completion_pct is filled only when the agent kept a plan (the Codex session did).
-    assert errors <= {"continuation_context", "suggested_first_action", "task_state.completion_pct"}, errors
-    assert (name == CODEX_FULL) == ("task_state.completion_pct" not in errors)

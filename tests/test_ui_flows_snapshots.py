@@ -21,7 +21,8 @@ from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.ui.app import stylesheet
 from ctx_tui.ui.screens import compress_preview
 from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
-from ctx_tui.ui.screens.handoff_form import HandoffFormScreen, StartingDraft
+from ctx_tui.handoff.draft import StartingDraft
+from ctx_tui.ui.screens.handoff_form import HandoffFormScreen
 
 SIZES = [(80, 24), (160, 48)]
 

@@ -28,7 +28,8 @@ from ctx_tui.cli.common import (
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
-from ctx_tui.handoff.prefill import base_draft, prefill_from_session
+from ctx_tui.handoff.draft import draft_from_session, merge
+from ctx_tui.handoff.prefill import base_draft
 from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import HandoffReadError, dump_handoff, parse_handoff, read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, handoff_dir, write_handoff
@@ -177,19 +178,6 @@ def run_list(args: argparse.Namespace) -> int:
 # -- new ---------------------------------------------------------------------------------------
 
 
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``over``'s values win, except empty ones; ``task_state`` merges key by key."""
-    out = dict(base)
-    for key, value in over.items():
-        if value in (None, "", []):
-            out.setdefault(key, value)
-        elif key == "task_state" and isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _merge(dict(out[key]), value)
-        else:
-            out[key] = value
-    return out
-
-
 def _option_fields(args: argparse.Namespace) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     task: dict[str, Any] = {}
@@ -212,16 +200,16 @@ def _option_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_draft(args: argparse.Namespace, project: Path, config: Config) -> dict[str, Any]:
-    """The draft from the session (when asked), then the draft file, then the options."""
+    """The draft from the session (when asked; continued from its last handoff), then the draft file, then the options."""
     draft = base_draft(config)
     if args.from_session or args.path is not None or args.agent is not None:
-        prefill = prefill_from_session(open_session(args, config), project, config)
-        for note in prefill.notes:
+        start = draft_from_session(open_session(args, config), project, config)
+        for note in start.notes:
             print(f"note: {one_line(note)}", file=sys.stderr)
-        draft = prefill.draft
+        draft = start.draft
     if args.from_file is not None:
-        draft = _merge(draft, read_handoff(args.from_file))
-    return _merge(draft, _option_fields(args))
+        draft = merge(draft, read_handoff(args.from_file))
+    return merge(draft, _option_fields(args))
 
 
 def _save_draft(project: Path, draft: Mapping[str, Any], findings: list[Finding] | None = None) -> Path:

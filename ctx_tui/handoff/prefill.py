@@ -9,10 +9,13 @@ What is filled, and from where:
   paths outside it are dropped.
 - ``task_state`` — the latest plan the agent kept (Claude ``TodoWrite``, Codex
   ``update_plan``): completed and remaining steps, and the share done as
-  ``completion_pct``; the first session goal (or the first user message) as
-  ``assigned_task``; progress notes of session memory join the completed list.
-- ``decisions_made`` — decisions of session memory, with their rationale
-  (an empty rationale stays empty: the gate asks for it).
+  ``completion_pct`` (without a plan it is left for the author); the first
+  goal of session memory, else the goal extraction finds (the first real user
+  request, :func:`~ctx_tui.memory.extract.goal_of`) as ``assigned_task``;
+  progress notes of session memory join the completed list.
+- ``decisions_made`` — decisions of session memory, then the decisions the
+  extraction finds in the transcript (:func:`~ctx_tui.memory.extract.extract_items`),
+  with their rationale (an empty rationale stays empty: the gate asks for it).
 - ``contracts_consumed`` — files the agent read that match
   ``handoff.contracts`` globs.
 
@@ -36,6 +39,8 @@ import orjson
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.schema import HANDOFF_VERSION
+from ctx_tui.memory.extract import extract_items
+from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.session_store import load_session_memory
 from ctx_tui.transcripts.model import Entry, Kind, SessionMeta
 from ctx_tui.window_model import WindowState
@@ -60,7 +65,6 @@ _VALUE_OPTIONS: dict[str, frozenset[str]] = {
 #: Programs whose first positional argument is a script or filter, not a file.
 _SCRIPT_FIRST = frozenset({"sed", "jq", "yq"})
 _PATCH_LINE = re.compile(r"^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
-_FIRST_GOAL_CHARS = 300
 
 
 @dataclass
@@ -350,14 +354,6 @@ def latest_plan(entries: Sequence[Entry]) -> tuple[list[str], list[str]] | None:
     return None
 
 
-def _first_request(entries: Sequence[Entry]) -> str | None:
-    for entry in entries:
-        if entry.kind == Kind.USER and not entry.is_sidechain and entry.text.strip():
-            line = " ".join(entry.text.split())
-            return line if len(line) <= _FIRST_GOAL_CHARS else line[: _FIRST_GOAL_CHARS - 1] + "…"
-    return None
-
-
 # -- the draft -------------------------------------------------------------------------
 
 
@@ -410,7 +406,8 @@ def prefill_handoff(
     ledger, reads = _ledger(entries, root)
 
     task: dict[str, Any] = draft["task_state"]
-    goal = _first_request(entries)
+    extracted = extract_items(entries)
+    goal = next((e.item.content for e in extracted if e.item.type is ItemType.GOAL), None)
     decisions: list[dict[str, Any]] = []
     progress: list[str] = []
     if sid:
@@ -428,11 +425,20 @@ def prefill_handoff(
             progress = [p.text for p in memory.progress if p.text.strip()]
     if goal:
         task["assigned_task"] = goal
+    known = {" ".join(str(d["decision"]).lower().split()) for d in decisions}
+    for found in extracted:
+        key = " ".join(found.item.content.lower().split())
+        if found.item.type is ItemType.DECISION and key not in known:
+            known.add(key)
+            decisions.append({"decision": found.item.content, "rationale": found.rationale,
+                              "affects_files": list(found.affects_files)})
     plan = latest_plan(entries)
     done, todo = plan if plan is not None else ([], [])
     done += [p for p in progress if p not in done]
-    # Without a plan the author states it (the key is there, empty, for the editor).
-    task["completion_pct"] = round(100 * len(done) / (len(done) + len(todo))) if done or todo else None
+    # From the plan's share; without a plan (progress notes alone say nothing of what remains)
+    # the author states it (the key is there, empty, for the editor).
+    task["completion_pct"] = (round(100 * len(done) / (len(done) + len(todo)))
+                              if (plan is not None or todo) and (done or todo) else None)
     task.update({"completed_subtasks": done, "remaining_subtasks": todo})
     draft["decisions_made"] = decisions
     draft["files_modified"] = ledger.modified

@@ -2,7 +2,7 @@
 
 The draft is built in a thread worker (reading the whole transcript takes a
 while on a long session) from the session (``handoff.prefill``) or, when this
-session already wrote a handoff, from the newest of those (:func:`continue_from`).
+session already wrote a handoff, from the newest of those (:mod:`ctx_tui.handoff.draft`).
 Every edit re-runs ``handoff.gate.check_handoff`` after a short pause
 (``GATE_DEBOUNCE_S``, at once when a field loses focus); each finding is shown
 under its field with its hint; Save stays disabled while an error stands.
@@ -34,14 +34,13 @@ from textual.widgets import Button, Input, Label, LoadingIndicator, Static, Text
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import MAX_CONTEXT_WORDS, Finding, check_handoff, passes
-from ctx_tui.handoff.prefill import now_stamp, prefill_from_session
-from ctx_tui.handoff.resume import list_handoffs
+from ctx_tui.handoff.draft import StartingDraft, read_starting_draft
+from ctx_tui.handoff.prefill import now_stamp
 from ctx_tui.handoff.schema import HANDOFF_VERSION
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
 from ctx_tui.paths import shown_path
 from ctx_tui.ui.safe import clean, literal
 from ctx_tui.ui.screens.confirm import ConfirmScreen
-from ctx_tui.window import Session
 
 #: Pause after the last keystroke before the gate runs again.
 GATE_DEBOUNCE_S = 0.3
@@ -196,62 +195,6 @@ def finding_text(finding: Finding) -> Text:
     return Text.assemble((mark, style), literal(prefix + finding.message), (" — " + clean(finding.hint), "dim"))
 
 
-def _union(first: Sequence[Any], then: Sequence[Any]) -> list[Any]:
-    out = list(first)
-    out += [v for v in then if v not in out]
-    return out
-
-
-def continue_from(previous: Mapping[str, Any], fresh: Mapping[str, Any]) -> dict[str, Any]:
-    """A second handoff of a session: the last one's text, with the session's new facts added.
-
-    The time and usage come from ``fresh`` (the prefill of now); edited and
-    created files, decisions and completed subtasks are the union, the last
-    handoff's first; subtasks completed since are dropped from the remaining ones.
-    """
-    draft = {k: v for k, v in previous.items()}
-    for key in ("handoff_version", "timestamp", "context_usage_pct", "session_id"):
-        if fresh.get(key) is not None:
-            draft[key] = fresh[key]
-    for key in ("files_modified", "files_created", "contracts_consumed"):
-        draft[key] = _union(previous.get(key) or [], fresh.get(key) or [])
-    seen = {str(d.get("decision")) for d in previous.get("decisions_made") or [] if isinstance(d, Mapping)}
-    draft["decisions_made"] = list(previous.get("decisions_made") or []) + [
-        d for d in fresh.get("decisions_made") or [] if isinstance(d, Mapping) and str(d.get("decision")) not in seen
-    ]
-    old_task = previous.get("task_state") if isinstance(previous.get("task_state"), Mapping) else {}
-    new_task = fresh.get("task_state") if isinstance(fresh.get("task_state"), Mapping) else {}
-    task = dict(old_task)
-    done = _union(old_task.get("completed_subtasks") or [], new_task.get("completed_subtasks") or [])
-    task["completed_subtasks"] = done
-    task["remaining_subtasks"] = [t for t in old_task.get("remaining_subtasks") or [] if t not in done]
-    draft["task_state"] = task
-    return draft
-
-
-@dataclass
-class StartingDraft:
-    draft: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    previous: Path | None = None  # the handoff of this session it starts from
-
-
-def starting_draft(transcript: Path, project: Path, config: Config) -> StartingDraft:
-    """Prefill from the session; from its newest handoff when it already wrote one. Blocking: run in a thread."""
-    session = Session(transcript, config)
-    session.poll()
-    prefill = prefill_from_session(session, project, config)
-    sid = prefill.draft.get("session_id")
-    previous = next(
-        (h for h in list_handoffs(project, config) if h.data is not None and sid and h.data.get("session_id") == sid),
-        None,
-    )
-    if previous is None or previous.data is None:
-        return StartingDraft(prefill.draft, list(prefill.notes))
-    notes = [*prefill.notes, f"started from this session's last handoff {previous.path.name}"]
-    return StartingDraft(continue_from(previous.data, prefill.draft), notes, previous.path)
-
-
 # -- the screen ------------------------------------------------------------------------------
 
 
@@ -334,7 +277,7 @@ class HandoffFormScreen(ModalScreen[Path | None]):
     @work(thread=True, exclusive=True, group="handoff-draft", exit_on_error=False)
     def load_draft(self) -> None:
         try:
-            start = starting_draft(self._transcript, self._project, self._config)
+            start = read_starting_draft(self._transcript, self._project, self._config)
         except (CtxError, OSError, ValueError) as exc:
             self.post_message(DraftFailed(clean(str(exc) or type(exc).__name__, one_line=True)))
             return
