@@ -113,8 +113,16 @@ async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project
         # pre-filled from the session
         assert "inventory service" in form.query_one("#hf-task-state-assigned-task", Input).value
         assert form.query_one("#hf-session-id", Input).value == SESSION_ID
+        # it opens helpful, not red: prefilled fields are "filled", the author's ones "to fill", no finding yet
+        assert "filled" in str(form.query_one("#hf-task-state-assigned-task-label").render())
+        assert "to fill" in str(form.query_one("#hf-continuation-context-label").render())
+        assert "to fill" in str(form.query_one("#hf-suggested-first-action-label").render())
+        assert not form.query_one("#hf-continuation-context-finding", Static).has_class("-shown")
+        assert not form.query_one("#hf-continuation-context", TextArea).has_class("-invalid")
+        assert "to fill" in str(form.query_one("#hf-status").render())
+        assert form.focused is form.query_one("#hf-task-state-completion-pct", Input)  # the first to fill
 
-        # a vague handoff, typed: the gate runs when the field is left, Save stays disabled
+        # a vague handoff, typed: the gate runs when the field is left; its findings appear
         form.query_one("#hf-continuation-context", TextArea).focus()
         await pilot.press(*"Fix stuff.")
         await pilot.press("tab")
@@ -122,7 +130,7 @@ async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project
         await pilot.press("tab")
         await pilot.pause()
         save = form.query_one("#hf-save", Button)
-        assert save.disabled
+        assert "to fill" not in str(form.query_one("#hf-continuation-context-label").render())
         context_finding = form.query_one("#hf-continuation-context-finding", Static)
         assert context_finding.has_class("-shown")
         shown = str(context_finding.render())
@@ -130,10 +138,14 @@ async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project
         assert "name files, identifiers, commands" in shown  # the hint is there too
         assert form.query_one("#hf-suggested-first-action-finding", Static).has_class("-shown")
         assert "words" in str(form.query_one("#hf-continuation-context-label").render())
+        # completion % was not typed in: its finding shows once a save is tried, and nothing is written
+        assert not form.query_one("#hf-task-state-completion-pct-finding", Static).has_class("-shown")
         await pilot.press("ctrl+s")
         await _settle(app, pilot)
         assert isinstance(app.screen, HandoffFormScreen)
         assert not list((project / ".claude" / "handoffs").glob("*.yaml"))
+        assert form.query_one("#hf-task-state-completion-pct-finding", Static).has_class("-shown")
+        assert "error(s)" in str(form.query_one("#hf-status").render())
 
         # a good one passes and is written through the append-only writer
         form.query_one("#hf-task-state-completion-pct", Input).value = "75"
@@ -143,7 +155,7 @@ async def test_handoff_form_refuses_a_vague_handoff_and_saves_a_good_one(project
         form.query_one("#hf-task-state-remaining-subtasks", TextArea).load_text("fix test_header")
         form.query_one("#hf-decisions-made", TextArea).load_text(
             "Export CSV with a header row | the import tool needs column names | src/inventory/export.py")
-        form.validate()
+        assert passes(form.validate())
         await pilot.pause()
         assert not save.disabled
         await pilot.press("ctrl+s")

@@ -1,8 +1,9 @@
 """Snapshot tests of the flow screens (pytest-textual-snapshot) at 80x24 and 160x48.
 
 Each screen runs alone in a small host app with the real stylesheet, on fixed
-input: a vague handoff draft (the gate's findings under their fields) and a
-pinned compression result. Update with
+input: a fresh prefilled handoff draft (fields marked "filled" / "to fill",
+no findings yet), a vague one after a save was tried (the gate's findings under
+their fields) and a pinned compression result. Update with
 ``pytest --snapshot-update`` after looking at the new SVGs.
 """
 
@@ -14,14 +15,15 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.screen import Screen
+from textual.widgets import Input
 
 from ctx_tui.compress import CompressionResult, Fact
 from ctx_tui.config import Config
+from ctx_tui.handoff.draft import StartingDraft
 from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.ui.app import stylesheet
 from ctx_tui.ui.screens import compress_preview
 from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
-from ctx_tui.handoff.draft import StartingDraft
 from ctx_tui.ui.screens.handoff_form import HandoffFormScreen
 
 SIZES = [(80, 24), (160, 48)]
@@ -45,6 +47,15 @@ VAGUE_DRAFT = {
     "contracts_consumed": [],
     "continuation_context": "Continue the work and fix remaining issues, it is mostly done.",
     "suggested_first_action": "Continue",
+}
+
+#: What the form opens with on a session without a plan: the author's fields are empty.
+FRESH_DRAFT = {
+    **VAGUE_DRAFT,
+    "task_state": {"assigned_task": "Build a CLI for the inventory service", "completion_pct": None,
+                   "completed_subtasks": [], "remaining_subtasks": [], "blockers": []},
+    "continuation_context": "",
+    "suggested_first_action": "",
 }
 
 ITEMS = [
@@ -93,13 +104,35 @@ async def _ready(pilot) -> None:
         await pilot.pause()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_handoff_form_with_findings(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+def _form(tmp_path: Path, draft: dict, notes: list[str]) -> FlowHost:
     (tmp_path / "src" / "inventory").mkdir(parents=True)
     (tmp_path / "src" / "inventory" / "cli.py").write_text("")
-    start = StartingDraft(VAGUE_DRAFT, ["started from this session's last handoff main-20260314T080000Z.yaml"])
-    app = FlowHost(lambda: HandoffFormScreen(tmp_path / "s.jsonl", tmp_path, Config(), start=start))
+    start = StartingDraft(draft, notes)
+    return FlowHost(lambda: HandoffFormScreen(tmp_path / "s.jsonl", tmp_path, Config(), start=start))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_handoff_form_opens_to_fill(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """Prefilled fields marked filled, the author's marked "to fill", nothing red before they type."""
+    app = _form(tmp_path, FRESH_DRAFT, [])
     assert snap_compare(app, terminal_size=size, run_before=_ready)
+
+
+async def _save_tried(pilot) -> None:
+    await _ready(pilot)
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False  # the picture is taken after a while: a blinking cursor would make it flaky
+    await pilot.press("ctrl+s")
+    await _ready(pilot)
+    pilot.app.clear_notifications()  # the "Not saved" toast comes and goes on a timer: keep the picture stable
+    await _ready(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_handoff_form_with_findings(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    """After a save was tried every field shows its findings."""
+    app = _form(tmp_path, VAGUE_DRAFT, ["started from this session's last handoff main-20260314T080000Z.yaml"])
+    assert snap_compare(app, terminal_size=size, run_before=_save_tried)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -5,9 +5,12 @@ while on a long session) from the session (``handoff.prefill``) or, when this
 session already wrote a handoff, from the newest of those (:mod:`ctx_tui.handoff.draft`).
 Every edit re-runs ``handoff.gate.check_handoff`` after a short pause
 (``GATE_DEBOUNCE_S``, at once when a field loses focus); each finding is shown
-under its field with its hint; Save stays disabled while an error stands.
-Saving goes through the append-only ``handoff.writer.write_handoff`` in a
-worker; the form then closes with the written path.
+under its field with its hint. The form opens helpful, not red: prefilled
+fields are marked "filled", the ones the user must write "to fill", and a
+field to fill shows its findings once the user types in it or tries to save
+(``handoff_fields``). Saving is refused while an error stands; it goes
+through the append-only ``handoff.writer.write_handoff`` in a worker, and the
+form then closes with the written path.
 
 Lists are edited one item per line; a decision is one line
 ``decision | rationale | file, file``.
@@ -15,11 +18,8 @@ Lists are edited one item per line; a decision is one line
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual import events, on, work
@@ -36,167 +36,26 @@ from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import MAX_CONTEXT_WORDS, Finding, check_handoff, passes
 from ctx_tui.handoff.draft import StartingDraft, read_starting_draft
 from ctx_tui.handoff.prefill import now_stamp
-from ctx_tui.handoff.schema import HANDOFF_VERSION
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
 from ctx_tui.paths import shown_path
 from ctx_tui.ui.safe import clean, literal
 from ctx_tui.ui.screens.confirm import ConfirmScreen
+from ctx_tui.ui.screens.handoff_fields import (
+    BY_KEY,
+    FIELDS,
+    GENERAL,
+    FieldSpec,
+    build_draft,
+    field_mark,
+    field_of,
+    field_text,
+    fields_to_fill,
+    finding_text,
+    shown_findings,
+)
 
 #: Pause after the last keystroke before the gate runs again.
 GATE_DEBOUNCE_S = 0.3
-
-Kind = Literal["text", "number", "lines", "decisions", "prose"]
-
-
-@dataclass(frozen=True, slots=True)
-class FieldSpec:
-    key: str  # dotted path in the handoff: "task_state.completion_pct"
-    label: str
-    kind: Kind
-
-    @property
-    def widget_id(self) -> str:
-        return "hf-" + self.key.replace(".", "-").replace("_", "-")
-
-
-#: The form's fields, what the user must write first; every schema field but the version.
-FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("task_state.assigned_task", "Assigned task", "text"),
-    FieldSpec("task_state.completion_pct", "Completion %", "number"),
-    FieldSpec("continuation_context", "Continuation context", "prose"),
-    FieldSpec("suggested_first_action", "Suggested first action", "text"),
-    FieldSpec("task_state.completed_subtasks", "Completed subtasks (one per line)", "lines"),
-    FieldSpec("task_state.remaining_subtasks", "Remaining subtasks (one per line)", "lines"),
-    FieldSpec("task_state.blockers", "Blockers (one per line)", "lines"),
-    FieldSpec("decisions_made", "Decisions (decision | rationale | file, file)", "decisions"),
-    FieldSpec("files_modified", "Files modified (one per line)", "lines"),
-    FieldSpec("files_created", "Files created (one per line)", "lines"),
-    FieldSpec("contracts_consumed", "Contracts consumed (one per line)", "lines"),
-    FieldSpec("agent_role", "Agent role", "text"),
-    FieldSpec("session_id", "Session id", "text"),
-    FieldSpec("timestamp", "Timestamp (ISO 8601)", "text"),
-    FieldSpec("context_usage_pct", "Context usage %", "number"),
-)
-_BY_KEY = {spec.key: spec for spec in FIELDS}
-GENERAL = "general"
-
-
-# -- draft <-> field text (pure) -------------------------------------------------------------
-
-
-def _get(data: Mapping[str, Any], key: str) -> Any:
-    value: Any = data
-    for part in key.split("."):
-        value = value.get(part) if isinstance(value, Mapping) else None
-    return value
-
-
-def _number_text(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def decision_line(decision: Mapping[str, Any]) -> str:
-    parts = [str(decision.get("decision", "")).strip(), str(decision.get("rationale", "")).strip()]
-    files = [str(f) for f in decision.get("affects_files") or []]
-    if files:
-        parts.append(", ".join(files))
-    return " | ".join(parts).removesuffix(" | ")
-
-
-def field_text(data: Mapping[str, Any], spec: FieldSpec) -> str:
-    """What the field's widget shows for the draft ``data``."""
-    value = _get(data, spec.key)
-    if spec.kind == "number":
-        return _number_text(value)
-    if spec.kind == "lines":
-        return "\n".join(str(v) for v in value) if isinstance(value, list) else ""
-    if spec.kind == "decisions":
-        return "\n".join(decision_line(d) for d in value if isinstance(d, Mapping)) if isinstance(value, list) else ""
-    return "" if value is None else str(value)
-
-
-def parse_decision(line: str) -> dict[str, Any]:
-    """``decision | rationale | a.py, b.py``; a missing rationale stays missing (the gate says so)."""
-    parts = [p.strip() for p in line.split("|", 2)]
-    out: dict[str, Any] = {"decision": parts[0]}
-    if len(parts) > 1 and parts[1]:
-        out["rationale"] = parts[1]
-    out["affects_files"] = [f.strip() for f in parts[2].split(",") if f.strip()] if len(parts) > 2 else []
-    return out
-
-
-def _number(text: str) -> float | str | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return text  # the gate says "must be a number"
-
-
-def field_value(spec: FieldSpec, text: str) -> Any:
-    """The draft value of a field's text (None: leave the key out)."""
-    if spec.kind == "number":
-        return _number(text)
-    if spec.kind == "lines":
-        return [line.strip() for line in text.splitlines() if line.strip()]
-    if spec.kind == "decisions":
-        return [parse_decision(line) for line in text.splitlines() if line.strip()]
-    if spec.kind == "prose":
-        return text.strip("\n")
-    stripped = text.strip()
-    if not stripped and spec.key == "session_id":
-        return None  # optional: an empty one is left out
-    return stripped
-
-
-def build_draft(texts: Mapping[str, str]) -> dict[str, Any]:
-    """The handoff dict of the form's field texts (keys of :data:`FIELDS`)."""
-    draft: dict[str, Any] = {"handoff_version": HANDOFF_VERSION}
-    task: dict[str, Any] = {}
-    for spec in FIELDS:
-        value = field_value(spec, texts.get(spec.key, ""))
-        if value is None:
-            continue
-        if spec.key.startswith("task_state."):
-            task[spec.key.split(".", 1)[1]] = value
-        else:
-            draft[spec.key] = value
-    draft["task_state"] = task
-    return draft
-
-
-def field_of(finding: Finding) -> str:
-    """The form field a finding belongs to (``GENERAL`` when none matches)."""
-    base = re.sub(r"\[\d+\].*$", "", finding.field)
-    if base in _BY_KEY:
-        return base
-    if base == "task_state":
-        return "task_state.assigned_task"
-    return GENERAL
-
-
-def finding_text(finding: Finding) -> Text:
-    """``✖ message — hint`` (``▲`` for a warning); which line of a list it is about, when it is."""
-    key = field_of(finding)
-    where = finding.field[len(key):] if key != GENERAL and finding.field.startswith(key) else ""
-    match = re.match(r"\[(\d+)\]\.?(.*)", where)
-    prefix = ""
-    if match:
-        prefix = f"line {int(match.group(1)) + 1}{' ' + match.group(2) if match.group(2) else ''}: "
-    elif key == GENERAL:
-        prefix = f"{finding.field}: "
-    mark, style = ("✖ ", "bold red") if finding.is_error else ("▲ ", "yellow")
-    return Text.assemble((mark, style), literal(prefix + finding.message), (" — " + clean(finding.hint), "dim"))
-
-
-# -- the screen ------------------------------------------------------------------------------
-
 
 class DraftReady(Message):
     def __init__(self, start: StartingDraft) -> None:
@@ -242,6 +101,8 @@ class HandoffFormScreen(ModalScreen[Path | None]):
         self._initial: dict[str, str] | None = None
         self._timer: Timer | None = None
         self._saving = False
+        self._save_tried = False
+        self._to_fill: frozenset[str] = frozenset()
         self.findings: list[Finding] = []
 
     def compose(self) -> ComposeResult:
@@ -300,14 +161,16 @@ class HandoffFormScreen(ModalScreen[Path | None]):
         self.query_one("#hf-loading").display = False
         self.query_one("#hf-fields").display = True
         self._initial = self.texts()
+        self._to_fill = fields_to_fill(check_handoff(build_draft(self._initial), self._project))
         self.validate()
-        self.call_after_refresh(self._focus_first_problem)
+        self.call_after_refresh(self._focus_first_to_fill)
 
-    def _focus_first_problem(self) -> None:
-        """Focus the first field with an error (the continuation context when none), once laid out."""
-        wrong = {field_of(f) for f in self.findings if f.is_error}
-        key = next((spec.key for spec in FIELDS if spec.key in wrong), "continuation_context")
-        widget = self.query_one(f"#{_BY_KEY[key].widget_id}")
+    def _focus_first_to_fill(self) -> None:
+        """Focus the first field to fill (the continuation context when none), once laid out."""
+        self._focus_field(next((spec.key for spec in FIELDS if spec.key in self._to_fill), "continuation_context"))
+
+    def _focus_field(self, key: str) -> None:
+        widget = self.query_one(f"#{BY_KEY[key].widget_id}")
         widget.focus(scroll_visible=False)
         if widget.parent is not None:  # the field with its label and findings, scrolled only as far as needed
             self.query_one("#hf-fields", VerticalScroll).scroll_to_widget(widget.parent, animate=False)
@@ -336,45 +199,55 @@ class HandoffFormScreen(ModalScreen[Path | None]):
 
     # -- the gate --------------------------------------------------------------------------
     def validate(self) -> list[Finding]:
-        """The one validate path: run the gate, show each finding under its field, enable Save."""
+        """The one validate path: run the gate, show the findings each field shows, and the status."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self.findings = check_handoff(self.draft(), self._project)
-        grouped: dict[str, list[Finding]] = {}
-        for finding in self.findings:
-            grouped.setdefault(field_of(finding), []).append(finding)
-        for key in [*(_BY_KEY), GENERAL]:
-            target = self.query_one("#hf-general" if key == GENERAL else f"#{_BY_KEY[key].widget_id}-finding", Static)
-            found = grouped.get(key, [])
+        texts = self.texts()
+        initial = self._initial or texts
+        self.findings = check_handoff(build_draft(texts), self._project)
+        shown = shown_findings(self.findings, self._to_fill, initial, texts, self._save_tried)
+        for key in [*BY_KEY, GENERAL]:
+            target = self.query_one("#hf-general" if key == GENERAL else f"#{BY_KEY[key].widget_id}-finding", Static)
+            found = shown.get(key, [])
             target.update(Text("\n").join(finding_text(f) for f in found))
             target.set_class(bool(found), "-shown")
             if key != GENERAL:
-                widget = self.query_one(f"#{_BY_KEY[key].widget_id}")
-                widget.set_class(any(f.is_error for f in found), "-invalid")
-        self._show_word_count()
-        errors = sum(f.is_error for f in self.findings)
-        warnings = len(self.findings) - errors
-        status = self.query_one("#hf-status", Static)
-        if errors:
-            status.update(Text(f"✖ {errors} error(s), {warnings} warning(s): fix them to save", style="bold red"))
-        else:
-            status.update(Text(f"✔ passes the gate{f' ({warnings} warning(s))' if warnings else ''}", style="green"))
-        self.query_one("#hf-save", Button).disabled = not passes(self.findings) or self._saving
+                self.query_one(f"#{BY_KEY[key].widget_id}").set_class(any(f.is_error for f in found), "-invalid")
+                self._show_label(BY_KEY[key], field_mark(key, self._to_fill, initial, texts, shown))
+        self._show_status(shown)
+        self.query_one("#hf-save", Button).disabled = self._saving
         return self.findings
 
-    def _show_word_count(self) -> None:
-        spec = _BY_KEY["continuation_context"]
-        words = len(self._text(spec).split())
+    def _show_status(self, shown: dict[str, list[Finding]]) -> None:
+        errors = sum(f.is_error for f in self.findings)
+        warnings = len(self.findings) - errors
+        shown_errors = sum(f.is_error for found in shown.values() for f in found)
+        status = self.query_one("#hf-status", Static)
+        if shown_errors:
+            status.update(Text(f"✖ {errors} error(s), {warnings} warning(s): fix them to save", style="bold red"))
+        elif errors:
+            hidden = [spec.label.split(" (")[0] for spec in FIELDS if spec.key in self._to_fill
+                      and any(field_of(f) == spec.key and f.is_error for f in self.findings)]
+            status.update(Text(f"to fill: {', '.join(hidden)}", style="bold cyan"))
+        else:
+            status.update(Text(f"✔ passes the gate{f' ({warnings} warning(s))' if warnings else ''}", style="green"))
+
+    def _show_label(self, spec: FieldSpec, mark: Text) -> None:
         label = self.query_one(f"#{spec.widget_id}-label", Label)
+        if spec.key != "continuation_context":
+            label.update(Text.assemble(spec.label, mark))
+            return
+        words = len(self._text(spec).split())
         over = words > MAX_CONTEXT_WORDS
         label.update(Text.assemble(spec.label, (f"  {words} / {MAX_CONTEXT_WORDS} words",
-                                                "bold red" if over else "dim")))
+                                                "bold red" if over else "dim"), mark))
 
     def _schedule(self) -> None:
         if self._initial is None:
             return  # still loading: load_text posts Changed events
-        self._show_word_count()
+        spec = BY_KEY["continuation_context"]
+        self._show_label(spec, field_mark(spec.key, self._to_fill, self._initial, self.texts(), {}))
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(GATE_DEBOUNCE_S, self.validate)
@@ -405,9 +278,11 @@ class HandoffFormScreen(ModalScreen[Path | None]):
     def action_save(self) -> None:
         if self._initial is None or self._saving:
             return
+        self._save_tried = True  # from now on every field shows its findings
         if not passes(self.validate()):
             self.notify("The handoff fails the quality gate; the findings are under their fields.",
                         title="Not saved", severity="error")
+            self._focus_first_error()
             return
         self._saving = True
         self.query_one("#hf-save", Button).disabled = True
@@ -415,6 +290,12 @@ class HandoffFormScreen(ModalScreen[Path | None]):
         if self._initial is not None and draft.get("timestamp") == self._initial.get("timestamp", "").strip():
             draft["timestamp"] = now_stamp()  # untouched: the time of saving, not of opening the form
         self.save_draft(draft)
+
+    def _focus_first_error(self) -> None:
+        wrong = {field_of(f) for f in self.findings if f.is_error}
+        key = next((spec.key for spec in FIELDS if spec.key in wrong), None)
+        if key is not None:
+            self._focus_field(key)
 
     @work(thread=True, exclusive=True, group="handoff-save", exit_on_error=False)
     def save_draft(self, draft: dict[str, Any]) -> None:
