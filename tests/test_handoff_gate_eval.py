@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gate_eval import figures, judge, load_cases, report
 
-#: Issue 14's targets; the set measures 100% / 0% today (bench/eval_gate.py).
+#: Issue 14's targets; the set measures 100% / 0% on every split today (bench/eval_gate.py).
 MIN_VAGUE_REFUSED = 0.95
 MAX_GOOD_REFUSED = 0.05
 
@@ -24,7 +24,7 @@ def test_the_set_is_big_and_varied() -> None:
 def test_gate_meets_the_targets_on_both_splits() -> None:
     verdicts = judge(load_cases())
     text = report(verdicts)
-    for split in ("tune", "report"):
+    for split in ("tune", "report", "fresh"):
         part = figures([v for v in verdicts if v.case.split == split])
         assert part.vague_refused_share >= MIN_VAGUE_REFUSED, text
         assert part.good_refused_share <= MAX_GOOD_REFUSED, text

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from ctx_tui.handoff.gate.concrete import anchor_tokens
 from ctx_tui.handoff.gate.draft_view import HINTS, DraftView
 from ctx_tui.handoff.gate.evidence import PENDING, RESULT_WORD, has_evidence
-from ctx_tui.handoff.gate.text import content_words, sentence_spans, stem
+from ctx_tui.handoff.gate.text import CODE_SPAN, content_words, sentence_spans, stem
 from ctx_tui.handoff.gate.vocabulary import FILLER
 
 MAX_CONTEXT_WORDS = 500
@@ -19,6 +20,8 @@ SHORT_CONTEXT_WORDS = 20
 FILLER_SHARE_ERROR = 0.5
 #: A sentence whose content words are at least this share of the task's words restates the task.
 RESTATE_SHARE = 0.5
+#: A number standing alone (not part of a path, version or name): "meldet 3 fehlende", "(41 passed)".
+_COUNT = re.compile(r"(?<![\w./:-])\d+(?![\w./:-]*[A-Za-z/])")
 
 
 def _filler_matches(text: str) -> list[tuple[int, str]]:
@@ -105,7 +108,9 @@ def _state(view: DraftView, text: str, spans: list[tuple[int, int]], starts: lis
         shows_state = (
             has_evidence(sentence)
             or (things and PENDING.search(sentence))  # "the resend view is a stub", "still uses DATABASE_URL"
-            or (any(" " in t or "`" in sentence for t in things) and RESULT_WORD.search(sentence))  # "`make test` is green"
+            or (any(" " in t or "`" in sentence for t in things)
+                and (RESULT_WORD.search(sentence)  # "`make test` is green"
+                     or _COUNT.search(CODE_SPAN.sub("", sentence))))  # a command and a count, in any language
         )
         if shows_state and not (task_stems and _restates(sentence, task_stems)):
             return
