@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ctx_tui.transcripts.discover import GEMINI, find_session
 from ctx_tui.transcripts.model import Format, Kind
@@ -137,3 +140,34 @@ def test_discovery_under_gemini_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     other.mkdir()
     with pytest.raises(Exception, match=r"\.gemini/tmp/<project>/chats"):
         find_session(other, GEMINI)
+
+
+_json = st.recursive(
+    # valid JSON only (64-bit integers, finite floats): a whole document orjson cannot parse is one skipped line
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=8,
+)
+_gemini_rows = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["gemini", "user", "info", "error"]), "id": st.one_of(st.text(max_size=3), _json)},
+        optional={k: _json for k in ("content", "thoughts", "tokens", "toolCalls", "model", "displayContent", "timestamp")},
+    ),
+    st.fixed_dictionaries({"$set": st.dictionaries(st.sampled_from(["lastUpdated", "messages", "summary"]), _json, max_size=2)}),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(_gemini_rows, min_size=1, max_size=6), document=st.booleans())
+def test_gemini_rows_of_any_shape_never_raise(tmp_path: Path, rows: list, document: bool) -> None:
+    """Values of any type under the keys the Gemini reader reads: no exception, figures stay sane."""
+    header = {"sessionId": "s", "projectHash": "p"}
+    if document:
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps({**header, "messages": rows}))
+    else:
+        path = tmp_path / "chat.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in [header, *rows]))
+    state = _read(path).state()
+    assert state.meta.format == Format.GEMINI
+    assert 0 <= state.context_tokens and state.skipped_lines <= len(rows)

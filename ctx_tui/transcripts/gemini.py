@@ -55,6 +55,11 @@ def _text(content: Any) -> str:
     return content_text(content)
 
 
+def _list(value: Any) -> list[Any]:
+    """``value`` if it is a list, else empty (rows are untrusted: read defensively)."""
+    return value if isinstance(value, list) else []
+
+
 def _shows_text(display: Any) -> bool:
     """Whether a ``displayContent`` has any text part (the user typed something)."""
     if isinstance(display, str):
@@ -67,7 +72,7 @@ def _shows_text(display: Any) -> bool:
 def _result_text(call: dict[str, Any]) -> str:
     """What a tool call returned: its ``functionResponse`` outputs, else what the CLI displayed."""
     parts: list[str] = []
-    for item in call.get("result") or []:
+    for item in _list(call.get("result")):
         response = item.get("functionResponse") if isinstance(item, dict) else None
         if isinstance(response, dict):
             body = response.get("response")
@@ -116,7 +121,7 @@ class GeminiReader:
         patch = row.get("$set")
         if isinstance(patch, dict) and len(row) == 1:
             self._header(patch)
-            for message in patch.get("messages") or []:
+            for message in _list(patch.get("messages")):
                 if isinstance(message, dict):
                     self._message(message)
             return True
@@ -173,7 +178,7 @@ class GeminiReader:
         common: dict[str, Any] = {"timestamp": ts, "message_id": mid}
         if isinstance(row.get("model"), str) and row["model"]:
             self.t.meta.model = row["model"]
-        thoughts = row.get("thoughts") if isinstance(row.get("thoughts"), list) else []
+        thoughts = _list(row.get("thoughts"))
         for thought in thoughts[seen.thoughts :]:
             if isinstance(thought, dict):
                 subject, description = str(thought.get("subject") or ""), str(thought.get("description") or "")
@@ -185,7 +190,7 @@ class GeminiReader:
         if text and text != seen.text:
             seen.last = self.t.add(Kind.ASSISTANT, "assistant", text[len(seen.text) :] if text.startswith(seen.text) else text, **common)
             seen.text = text
-        for call in row.get("toolCalls") or []:
+        for call in _list(row.get("toolCalls")):
             if not isinstance(call, dict):
                 continue
             call_id = call.get("id") if isinstance(call.get("id"), str) else None
@@ -211,7 +216,7 @@ class GeminiReader:
     def _report(self, tokens: Any, mid: str | None, entry: Entry | None) -> None:
         if not isinstance(tokens, dict):
             return
-        fields = {k: v if isinstance(v := tokens.get(k), int) and v >= 0 else 0 for k in ("input", "output", "cached", "tool")}
+        fields = {k: v if type(v := tokens.get(k)) is int and v >= 0 else 0 for k in ("input", "output", "cached", "tool")}
         if not self.t.plausible(fields["input"] + fields["tool"], *fields.values()):
             return
         usage = self._usage.get(mid) if mid is not None else None

@@ -207,10 +207,12 @@ class TranscriptReader:
             self._first_row = _excerpt(orjson.dumps(rows[0]) if not isinstance(rows[0], str) else rows[0].encode())
         reader = self._reader
         assert reader is not None
-        if header and spec is not None and spec.recognises(header):
-            reader.feed(header)
-        for row in rows:
-            if row_shape_ok(row) and reader.feed(row):
+        for row in ([header] if header and spec is not None and spec.recognises(header) else []) + rows:
+            try:
+                accepted = row_shape_ok(row) and reader.feed(row)
+            except (TypeError, ValueError, AttributeError, KeyError):
+                accepted = False  # a row of an unexpected shape: counted, never fatal
+            if accepted:
                 self.rows_read += 1
             else:
                 self.transcript.skipped += 1
