@@ -3,7 +3,7 @@
 Request::
 
     {"action": "collect|compress|inject|clear", "context": ...,
-     "options": {"maxLength": 8192, "compressionRatio": 0.5, "strategy": "summary",
+     "options": {"maxLength": 8192, "compressionRatio": 0.5, "strategy": "semantic",
                  "sources": ["session", "tools"], "sessionId": "...",
                  "transcript": "path (collect)", "query": "text (inject)"}}
 
@@ -51,7 +51,7 @@ from ctx_tui.window import Session
 ACTIONS = ("collect", "compress", "inject", "clear")
 DEFAULT_MAX_LENGTH = 8192
 DEFAULT_RATIO = 0.5
-DEFAULT_STRATEGY = "summary"
+DEFAULT_STRATEGY = "semantic"
 OPTIONS = ("maxLength", "compressionRatio", "strategy", "sources", "sessionId", "transcript", "query")
 TOP_LEVEL = ("action", "context", "options")
 CACHE_DIR = "cache"

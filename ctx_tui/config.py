@@ -56,7 +56,7 @@ class CompressionConfig(_Section):
     preserve_types: list[ItemType] = Field(
         default_factory=lambda: [ItemType.DECISION, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE]
     )
-    strategy: Literal["summary", "truncate", "semantic"] = "summary"
+    strategy: Literal["summary", "truncate", "semantic"] = "semantic"
 
 
 class RetrievalConfig(_Section):

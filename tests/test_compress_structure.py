@@ -71,8 +71,10 @@ def test_fact_kinds() -> None:
 
 def test_matching_rules() -> None:
     facts = extract_facts("Port 8080 serves src/app.py. We decided to keep the cache warm always.")
-    kept = measure_retention(facts, "src/app.py listens on 80801")  # 8080 only inside a longer number
+    kept = measure_retention(facts, "The server in src/app.py now listens on 80801.")  # 8080 only inside a longer number
     assert {f.value for f in kept.kept} == {"src/app.py"}
+    listed = measure_retention(facts, "Files: src/app.py, 8080")  # named in a list, no sentence around them
+    assert listed.kept == [] and {f.value for f in listed.named_only} == {"src/app.py", "8080"}
     decision = next(f for f in facts if f.kind == "decision")
     assert measure_retention([decision], "We decided: keep the cache warm, always.").rate == 1.0
     assert measure_retention([decision], "the cache").rate == 0.0
@@ -133,6 +135,22 @@ def test_compact_line_names_high_importance_first_and_stays_short() -> None:
     assert line.index("short sentences") < line.index("orjson")
     assert "dismissed one" not in line
     assert compact_line([]).startswith("/compact ")
+
+
+def test_compact_line_never_cuts_a_word_or_an_item() -> None:
+    goal = "Rewrite the importer so it streams rows instead of loading the file, similar to how the exporter works instead."
+    long = TrackedItem(id="c9", type="constraint", content="Keep every public endpoint stable " + "and documented " * 80)
+    items = [
+        TrackedItem(id="g1", type="goal", content=goal),
+        long,
+        TrackedItem(id="d1", type="decision", content="Use csv.DictWriter for the export."),
+    ]
+    line = compact_line(items)
+    assert goal.rstrip(".") in line  # whole, its full stop replaced by the separator
+    assert "and documented" not in line  # too long to fit whole: left out, not cut
+    assert "(decision) Use csv.DictWriter for the export. Summarise" in line
+    assert ".." not in line and "…" not in line and len(line) <= MAX_CHARS
+    assert line.index("(goal)") < line.index("(decision)")
 
 
 def test_rendered_text_drops_terminal_escapes() -> None:

@@ -144,7 +144,7 @@ def test_pre_compact_audits_and_saves_a_summary(project: Path) -> None:
     assert events["hook.pre_compact"]["details"]["trigger"] == "manual"
     assert events["hook.pre_compact"]["details"]["instructions"] == "keep tests"
     summaries = load_session_memory(project, SESSION_ID).summaries
-    assert len(summaries) == 1 and summaries[0].text.strip() and summaries[0].strategy == "summary"
+    assert len(summaries) == 1 and summaries[0].text.strip() and summaries[0].strategy == "semantic"
     figures = summaries[0].figures
     assert figures["savedBy"] == "pre-compact" and figures["trigger"] == "manual"
     assert 0 < figures["compressedLength"] <= figures["originalLength"]

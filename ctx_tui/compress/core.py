@@ -9,7 +9,8 @@ one-line header saying what it is, then the strategy's body; the whole output
 the body is rebuilt with a smaller budget until it fits.
 
 ``retentionRate`` is measured on the body (the header's own numbers never
-count): the key facts of the input (``facts.extract_facts``) found in it.
+count): the key facts of the input (``facts.extract_facts``; on a rendered
+window, system sections left out) that stand in a sentence or block of it.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 
 from ctx_tui.compress.blocks import close_open_fence, split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
-from ctx_tui.compress.select import REFERENCED_PREFIX, TokenEstimate
+from ctx_tui.compress.select import TokenEstimate
 from ctx_tui.compress.semantic import plan_semantic
 from ctx_tui.compress.summary import plan_summary
 from ctx_tui.compress.truncate import truncate
+from ctx_tui.compress.window_text import conversation_text
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.tokens import count_tokens
@@ -43,12 +45,12 @@ class CompressionResult:
     strategy: str
     original_length: int  # tokens of the input
     compressed_length: int  # tokens of ``text``
-    retention_rate: float  # 0..1, key facts of the input found in the output
+    retention_rate: float  # 0..1, key facts of the input kept in a sentence or block of the output
     duration_ms: float
     budget: int  # the token budget the output had to fit
     facts_kept: list[Fact] = field(default_factory=list)
     facts_lost: list[Fact] = field(default_factory=list)
-    #: Kept facts found only in the closing "Also referenced" line (named, without their sentence).
+    #: Facts found only in a list of names (no sentence around them): not counted as kept.
     facts_named_only: int = 0
 
     @property
@@ -115,11 +117,13 @@ def compress_text(
     items = [i for i in items if not getattr(i, "dismissed", False)]
     original = count_tokens(text)
     budget = budget_for(original, target_ratio, max_length, config)
-    facts = extract_facts(text, items, split_blocks(text))
+    counted = conversation_text(text)
+    facts = extract_facts(counted, items, split_blocks(counted))
     if original <= budget:
         retention = measure_retention(facts, text)
         return CompressionResult(text, strategy, original, original, retention.rate,
-                                 (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost)
+                                 (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost,
+                                 len(retention.named_only))
 
     make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original), config or Config())
     with_header = budget >= _MIN_HEADER_BUDGET
@@ -140,10 +144,6 @@ def compress_text(
     retention = measure_retention(facts, body)
     out = f"{header(strategy, original, len(retention.kept), len(facts))}\n\n{body}" if with_header and body else body
     length = count_tokens(out)
-    named_only = 0
-    if REFERENCED_PREFIX in body:
-        without = measure_retention(retention.kept, body[: body.rindex(REFERENCED_PREFIX)])
-        named_only = len(without.lost)
     return CompressionResult(out, strategy, original, length, retention.rate,
                              (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost,
-                             named_only)
+                             len(retention.named_only))

@@ -1,6 +1,7 @@
 """Key facts of a text and how many of them a compressed text still holds.
 
-``retentionRate = facts found in the output / facts in the input`` (SPEC 4).
+``retentionRate = facts kept in a sentence or block of the output / facts in
+the input`` (docs/compression.md, "Retention").
 It is measured on the text, never assumed. See docs/compression.md for the
 rules; in short, the facts of a text are:
 
@@ -19,17 +20,20 @@ rules; in short, the facts of a text are:
 * ``decision``: a sentence that states a decision, constraint or preference
   ("decided", "we will use", "must", "never", "always", "prefer", ...).
 
-Matching: items and decisions by their key terms (at least
-``TERM_MATCH`` of the distinct content words must occur in the output);
+A fact is *retained* only where it stands in a kept sentence or block of the
+output (:func:`output_units`, :func:`is_sentence`): a name kept only in a
+list of names is reported apart as *named only* and does not count. Matching
+inside those units: items and decisions by their key terms (at least
+``TERM_MATCH`` of the distinct content words in one sentence or block);
 commands by whitespace-normalised substring; everything else as an exact,
-case-sensitive token (not part of a longer word) of the output.
+case-sensitive token (not part of a longer word).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
@@ -41,8 +45,6 @@ FactKind = Literal["item", "url", "path", "error", "command", "identifier", "num
 TERM_MATCH = 0.8
 #: Longest command kept as a fact (a longer one is matched on its start).
 COMMAND_CHARS = 160
-#: Display order of fact kinds (most useful first) for the "also referenced" line.
-KIND_ORDER: tuple[FactKind, ...] = ("item", "decision", "path", "error", "command", "url", "identifier", "number")
 
 
 class ItemLike(Protocol):
@@ -63,8 +65,9 @@ class Fact:
 @dataclass(frozen=True, slots=True)
 class Retention:
     rate: float
-    kept: list[Fact]
-    lost: list[Fact]
+    kept: list[Fact]  # in a sentence or block of the output
+    lost: list[Fact]  # not in one (``named_only`` among them)
+    named_only: list[Fact] = field(default_factory=list)  # found only in a list of names
 
     @property
     def total(self) -> int:
@@ -258,13 +261,6 @@ def extract_facts(text: str, items: Sequence[ItemLike] = (), blocks: Sequence[Bl
     return list(out.values())
 
 
-def fragment_facts(text: str, kind: str = "para") -> list[Fact]:
-    """The facts of one piece already split out (a sentence, a bullet, a code or JSON block)."""
-    if kind == "code" or text.lstrip().startswith(("```", "~~~")):
-        return extract_facts(text)
-    return extract_facts(text, blocks=[Block("json" if kind == "json" else "para", text)])
-
-
 def _has_token(haystack: str, needle: str) -> bool:
     """``needle`` occurs in ``haystack`` not glued to a longer word on either side."""
     start = haystack.find(needle)
@@ -278,31 +274,128 @@ def _has_token(haystack: str, needle: str) -> bool:
     return False
 
 
+#: A plain word of prose: lower-case letters (an identifier, path or number is a fact, not prose).
+_PLAIN_WORD_RE = re.compile(r"(?<![\w./-])[a-z][a-z'-]*[a-z](?![\w/(-]|\.\w)")
+#: A unit is a sentence when it has at least this many plain words ("Run `make` to check it." has four).
+SENTENCE_WORDS = 3
+
+
+def is_sentence(text: str, facts: Sequence[Fact] | None = None) -> bool:
+    """True for prose that says something about the names in it, False for a list of names.
+
+    A unit of text is a sentence when it has at least ``SENTENCE_WORDS`` plain
+    words (lower-case words of 2+ letters that are not part of a fact) and no
+    fewer plain words than token facts: ``Also: a.py, b.py, c.py, run()`` is a list of
+    names, ``The loader in a.py now retries on ETIMEDOUT`` is a sentence.
+    ``facts``: the text's facts when already known (from :func:`extract_facts`).
+    """
+    if facts is None:
+        found: dict[tuple[str, str], Fact] = {}
+        _prose_facts(text, found)
+        values = [value for _, value in found]
+    else:
+        values = [f.value for f in facts if f.kind not in ("item", "decision")]
+    bare = text
+    for value in sorted(values, key=len, reverse=True):
+        bare = bare.replace(value, " ")
+    words = len(_PLAIN_WORD_RE.findall(bare))
+    return words >= SENTENCE_WORDS and words >= len(values)
+
+
+def output_units(text: str) -> list[tuple[str, bool]]:
+    """The units of a text and whether each holds its facts *in context*.
+
+    Code and JSON blocks count whole (a kept block); prose is cut into
+    sentences (each list item and table row is one), each judged by
+    :func:`is_sentence`; headings never count.
+    """
+    out: list[tuple[str, bool]] = []
+    for block in split_blocks(text):
+        if block.kind in ("code", "json"):
+            out.append((block.text, True))
+        elif block.kind == "heading":
+            out.append((block.text, False))
+        elif block.kind == "table":
+            out.extend((row, is_sentence(row)) for row in block.text.split("\n"))
+        else:
+            out.extend((s, is_sentence(s)) for s in sentences(block.text))
+    return out
+
+
 class FactMatcher:
-    """Answers "is this fact still in ``output``?" with the output indexed once."""
+    """Answers "does ``output`` keep this fact, in a sentence or only by name?" with the output indexed once."""
 
     def __init__(self, output: str) -> None:
-        self.output = output
-        self._spaced = " ".join(output.split())
-        self._terms = key_terms(output)
+        units = output_units(output)
+        self._prose = "\n".join(u for u, ok in units if ok)
+        self._names = "\n".join(u for u, ok in units if not ok)
+        self._prose_spaced = " ".join(self._prose.split())
+        self._names_spaced = " ".join(self._names.split())
+        self._unit_terms = [key_terms(u) for u, ok in units if ok]
+        self._term_units: dict[str, list[int]] = {}
+        for i, unit_terms in enumerate(self._unit_terms):
+            for term in unit_terms:
+                self._term_units.setdefault(term, []).append(i)
 
-    def has(self, fact: Fact) -> bool:
+    def _terms_in_one_unit(self, wanted: set[str]) -> bool:
+        """≥ ``TERM_MATCH`` of ``wanted`` stand together in one sentence or block."""
+        need = TERM_MATCH * len(wanted)
+        counts: dict[int, int] = {}
+        for term in wanted:
+            for i in self._term_units.get(term, ()):
+                counts[i] = counts.get(i, 0) + 1
+        return any(n >= need for n in counts.values())
+
+    def where(self, fact: Fact) -> str:
+        """``"sentence"`` (kept in a sentence or block), ``"named"`` (only in a list of names) or ``"lost"``."""
         if fact.kind in ("item", "decision"):
             wanted = key_terms(fact.value)
             if not wanted:
-                return " ".join(fact.value.split()) in self._spaced
-            return len(wanted & self._terms) / len(wanted) >= TERM_MATCH
+                return "sentence" if " ".join(fact.value.split()) in self._prose_spaced else "lost"
+            return "sentence" if self._terms_in_one_unit(wanted) else "lost"
         if fact.kind == "command":
-            return fact.value in self._spaced
-        return _has_token(self.output, fact.value)
+            if fact.value in self._prose_spaced:
+                return "sentence"
+            return "named" if fact.value in self._names_spaced else "lost"
+        if _has_token(self._prose, fact.value):
+            return "sentence"
+        return "named" if _has_token(self._names, fact.value) else "lost"
+
+    def has(self, fact: Fact) -> bool:
+        return self.where(fact) == "sentence"
 
 
 def measure_retention(facts: Sequence[Fact], output: str) -> Retention:
-    """Which of ``facts`` are still recoverable in ``output``; rate 1.0 when there are none."""
+    """Which of ``facts`` ``output`` still holds in a sentence or block; rate 1.0 when there are none.
+
+    A fact found only in a list of names is not kept: it is counted apart in
+    ``Retention.named_only`` (and is also in ``lost``).
+    """
     matcher = FactMatcher(output)
     kept: list[Fact] = []
     lost: list[Fact] = []
+    named: list[Fact] = []
     for fact in facts:
-        (kept if matcher.has(fact) else lost).append(fact)
+        where = matcher.where(fact)
+        if where == "sentence":
+            kept.append(fact)
+        else:
+            lost.append(fact)
+            if where == "named":
+                named.append(fact)
     rate = len(kept) / len(facts) if facts else 1.0
-    return Retention(round(rate, 4), kept, lost)
+    return Retention(round(rate, 4), kept, lost, named)
+
+
+def carried_facts(text: str) -> list[Fact]:
+    """The facts a piece of output (a sentence, a bullet, a block) carries in context.
+
+    Those of its sentences and blocks (:func:`output_units`); a part that is
+    only a list of names carries none, as :func:`measure_retention` counts.
+    """
+    out: dict[tuple[str, str], Fact] = {}
+    for unit, in_context in output_units(text):
+        if in_context:
+            for fact in extract_facts(unit):
+                out.setdefault((fact.kind, fact.value), fact)
+    return list(out.values())

@@ -2,21 +2,16 @@
 
 Shared by the ``summary`` and ``semantic`` strategies. A candidate is a piece
 of output text with a base score (priority, recency, relevance) and the key
-facts it carries. Selection runs in three passes:
+facts it carries *in context* (a candidate that is only a list of names
+carries none: see ``facts.is_sentence``). Selection runs in three passes:
 
 1. ``must`` candidates (tracked items, decisions, constraints, preferences,
    errors) by base score, as long as they fit;
 2. the rest by value per token, where value = base score + ``FACT_WEIGHT`` x
    the facts it adds that nothing chosen so far carries (lazy greedy: a
    candidate's gain only falls as others are chosen, so stale heap entries
-   are re-scored when popped); while the "Also referenced" line for the
-   facts still uncovered fits in what is left, a candidate that would leave
-   no room for it is passed over (naming a fact costs fewer tokens than
-   most sentences that carry it);
+   are re-scored when popped);
 3. whatever still fits, by base score (only with ``fill``).
-
-The facts no chosen candidate carries can then be listed in one compact
-"Also referenced" line (:func:`referenced_line`).
 """
 
 from __future__ import annotations
@@ -26,11 +21,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ctx_tui.compress.facts import KIND_ORDER, Fact
 from ctx_tui.tokens import estimate_tokens
 
-FACT_WEIGHT = 1.0
-REFERENCED_PREFIX = "Also referenced:"
+FACT_WEIGHT = 3.0
 #: Tokens a candidate costs on top of its text (the newline/bullet that joins it).
 JOIN_TOKENS = 1
 
@@ -61,31 +54,17 @@ class Candidate:
     must: bool = False
 
 
-def listing_costs(facts: Sequence[Fact], tok: TokenEstimate) -> list[int]:
-    """Tokens it takes to name each fact in the "Also referenced" line (0: not listable)."""
-    return [0 if f.kind in ("item", "decision") else tok(f.label) + 1 for f in facts]
-
-
-def select(
-    candidates: Sequence[Candidate], budget: int, fill: bool = True, costs: Sequence[int] = ()
-) -> tuple[list[Candidate], set[int]]:
-    """The chosen candidates (in the order they were chosen) and the facts they cover.
-
-    ``costs`` (from :func:`listing_costs`) turns on the reserve for the
-    "Also referenced" line described in the module doc.
-    """
+def select(candidates: Sequence[Candidate], budget: int, fill: bool = True) -> tuple[list[Candidate], set[int]]:
+    """The chosen candidates (in the order they were chosen) and the facts they cover."""
     chosen: list[Candidate] = []
     covered: set[int] = set()
     used = 0
     taken: set[int] = set()
-    reserve = sum(costs)
 
     def take(i: int, cand: Candidate) -> None:
-        nonlocal used, reserve
+        nonlocal used
         chosen.append(cand)
         taken.add(i)
-        if costs:
-            reserve -= sum(costs[f] for f in cand.facts - covered)
         covered.update(cand.facts)
         used += cand.tokens
 
@@ -109,13 +88,8 @@ def select(
             if cand.facts - covered:
                 heapq.heappush(heap, (-current, i))
             continue
-        new = cand.facts - covered
-        if not new:
+        if not cand.facts - covered:
             continue
-        if costs and reserve <= budget - used:
-            after = reserve - sum(costs[f] for f in new)
-            if after > budget - used - cand.tokens:
-                continue  # would crowd out the line naming the other facts
         take(i, cand)
 
     if fill:
@@ -123,41 +97,3 @@ def select(
             if i not in taken and used + candidates[i].tokens <= budget:
                 take(i, candidates[i])
     return chosen, covered
-
-
-def referenced_line(facts: Sequence[Fact], missing: Sequence[int], budget: int, tok: TokenEstimate) -> str:
-    """``Also referenced: files: a, b; errors: X; ...`` naming as many ``missing`` facts as fit ``budget`` tokens."""
-    by_kind: dict[str, list[str]] = {}
-    for i in missing:
-        fact = facts[i]
-        if fact.kind in ("item", "decision"):
-            continue  # whole sentences: chosen as candidates or not at all
-        by_kind.setdefault(fact.kind, []).append(f"`{fact.label}`" if fact.kind == "command" else fact.label)
-    names = {"path": "files", "error": "errors", "command": "commands", "url": "urls",
-             "identifier": "identifiers", "number": "numbers"}
-    prefix = REFERENCED_PREFIX
-    used = tok(prefix) + 1
-    if used >= budget:
-        return ""
-    groups: list[str] = []
-    for kind in KIND_ORDER:
-        values = by_kind.get(kind)
-        if not values:
-            continue
-        head = f"{names[kind]}: "
-        cost = tok(head) + 1
-        if used + cost >= budget:
-            break
-        kept: list[str] = []
-        for value in values:
-            c = tok(value) + 1
-            if used + cost + c > budget:
-                break
-            kept.append(value)
-            cost += c
-        if kept:
-            groups.append(head + ", ".join(kept))
-            used += cost
-        if len(kept) < len(values):
-            break
-    return f"{prefix} " + "; ".join(groups) if groups else ""

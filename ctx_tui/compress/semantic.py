@@ -1,53 +1,145 @@
-"""The ``semantic`` strategy: keep the most relevant and central units, in original order.
+"""The ``semantic`` strategy: keep what must survive, then the units that carry most, in original order.
 
 Units are sentences of prose, list items, table rows, and whole code and JSON
-blocks. Each unit is scored with BM25 (``scoring.BM25`` over the units):
+blocks. On a rendered window (``window_text``) each unit knows whose section
+it came from, and:
 
-* relevance: its score for a query made of the tracked items' terms;
-* centrality: its score for a query made of the text's 40 most characteristic
-  terms (tf x idf over the units) — how much it talks about what the text is about;
-* a bonus for decisions, constraints and preferences, and a small one for recency.
+* system sections (reminders, environment and instruction wrappers, expanded
+  commands) come last: they only fill what budget is left at the end;
+* first, whole, as long as they fit: the tracked items of the preserved types
+  and the goal, sentences stating a decision/constraint/preference of those
+  types, the first sentence of every user message, a line for each error
+  that no later run of the same tool followed, and the latest plan (a
+  ``TodoWrite``/``update_plan`` call, when it is small);
+* then every other unit by value per token: the key facts it adds in context
+  (see ``facts.carried_facts``) plus its BM25 relevance to the tracked items,
+  its centrality (BM25 score for the text's 40 most characteristic terms),
+  a bonus for user sentences and stated rules, and a little for recency.
 
-Both scores are scaled to 0..1 by their maximum. Units are chosen by
-``select`` (value = score + new key facts, per token) and printed in their
-original order under the heading they came from, with ``[…]`` where units
-were left out. Tracked items open the output (the start of a context is
-where a model attends most).
+A long tool output (not one JSON value) is cut by lines: its lines are units,
+and the chosen ones are shown in the output's own fence with ``…`` where lines
+were left out (code the agent wrote, and JSON, are kept or dropped whole).
+Chosen units are printed in their original order under the heading they came
+from, with ``[…]`` where units were left out. Tracked items open the output
+(the start of a context is where a model attends most).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from ctx_tui.compress.blocks import sentences, split_blocks
-from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, fragment_facts, stated_type
+from ctx_tui.compress.blocks import Block, sentences, split_blocks
+from ctx_tui.compress.facts import Fact, ItemLike, carried_facts, extract_facts, is_sentence, stated_type
 from ctx_tui.compress.scoring import BM25, terms
-from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
+from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
+from ctx_tui.compress.summary import error_line
+from ctx_tui.compress.window_text import parse_sections
 
 CENTROID_TERMS = 40
 GAP = "[…]"
 #: What a unit may cost on top of its text: the gap marker and blank lines around it.
 GAP_TOKENS = 3
+#: Tool calls whose input is the agent's plan (Claude Code, Codex).
+PLAN_TOOLS = frozenset({"TodoWrite", "update_plan", "todo_write"})
+#: The latest plan is kept first only while it takes at most this share of the budget.
+PLAN_SHARE = 0.125
+USER_BONUS = 1.0
+RULE_BONUS = 1.0
+#: The goal is always kept first, whatever ``compression.preserve_types`` says.
+ALWAYS_FIRST = frozenset({"goal"})
+#: A tool's output longer than this may be shown as an excerpt of its lines (in its fence).
+EXCERPT_TOKENS = 60
 
 
-def _units(text: str, tok: TokenEstimate) -> list[tuple[int, str, str]]:
-    """(block number, unit text, heading it sits under) for every unit, in order."""
-    units: list[tuple[int, str, str]] = []
-    heading = ""
-    for n, block in enumerate(split_blocks(text)):
+@dataclass(slots=True)
+class Unit:
+    block: int  # number of the block it came from (units of one block join up again)
+    text: str
+    heading: str  # the heading it sits under
+    role: str = ""  # user, assistant, summary, tool call, tool result ("" for plain text)
+    first: bool = False  # the first sentence of a user message
+    kind: str = ""  # "plan": the latest plan; "error": an open error's line; "line": a line of a tool's output
+    shape: str = "sentence"  # "sentence", "block" (code or JSON, whole) or "list" (a short list item)
+    fence: str = ""  # a line of a tool's output: the fence (with its info string) it is shown in
+
+
+def _block_units(text: str, heading: str, role: str, tok: TokenEstimate, start: int) -> list[Unit]:
+    units: list[Unit] = []
+    for n, block in enumerate(split_blocks(text), start):
         if block.kind == "heading":
             heading = block.text
             continue
-        if block.kind in ("code", "json"):
-            units.append((n, block.rendered(), heading))
+        if block.kind == "code" and role == "tool result" and _excerptable(block.body, tok):
+            opening = block.text.split("\n", 1)[0]
+            units.extend(Unit(n, line, heading, role, kind="line", fence=opening)
+                         for line in block.body.split("\n") if line.strip())
+        elif block.kind in ("code", "json"):
+            units.append(Unit(n, block.rendered(), heading, role, shape="block"))
         elif block.kind == "table":
-            units.extend((n, row, heading) for row in block.text.split("\n"))
+            units.extend(Unit(n, row, heading, role) for row in block.text.split("\n"))
         elif block.kind == "list" and tok(block.text) <= 80:
-            units.append((n, block.text, heading))
+            units.append(Unit(n, block.text, heading, role, shape="list"))
         else:
-            units.extend((n, s, heading) for s in sentences(block.text))
+            units.extend(Unit(n, s, heading, role) for s in sentences(block.text))
     return units
+
+
+def _excerptable(body: str, tok: TokenEstimate) -> bool:
+    """A tool's output long enough to be cut by lines, and not one JSON value (a structure is never cut)."""
+    if tok(body) <= EXCERPT_TOKENS:
+        return False
+    try:
+        json.loads(body)
+    except ValueError:
+        return True
+    return False
+
+
+def _units(text: str, tok: TokenEstimate) -> list[Unit]:
+    """Every unit in order; on a rendered window, with the role of its section."""
+    sections = parse_sections(text)
+    if sections is None:
+        return _block_units(text, "", "", tok, 0)
+    units: list[Unit] = []
+    latest_plan = max((i for i, s in enumerate(sections) if s.kind == "tool call" and s.tool in PLAN_TOOLS),
+                      default=-1)
+    later_runs: dict[str, int] = {}
+    open_errors: set[int] = set()
+    for i in range(len(sections) - 1, -1, -1):  # an error is open when no later result of its tool followed
+        sec = sections[i]
+        if sec.kind == "tool result":
+            if sec.error and sec.tool not in later_runs:
+                open_errors.add(i)
+            later_runs.setdefault(sec.tool, i)
+    block = 0
+    for i, sec in enumerate(sections):
+        heading = sec.text.split("\n", 1)[0]
+        part = _block_units(sec.body, heading, sec.kind, tok, block)
+        block += len(part) + 1
+        if sec.kind == "user" and part:
+            part[0].first = True
+        if i == latest_plan:
+            for unit in part:
+                unit.kind = "plan"
+        if i in open_errors:
+            line = f"{sec.tool or 'tool'} failed: {error_line(sec.body)}"
+            part = [Unit(block, line, heading, sec.kind, kind="error")]
+            block += 1
+        units.extend(part)
+    return units
+
+
+def _carried(unit: Unit) -> list[Fact]:
+    """The facts a unit carries in context (``facts.carried_facts``, without re-splitting what is known)."""
+    if unit.kind == "line" or unit.shape == "block":
+        return extract_facts(unit.text)
+    if unit.shape == "list":
+        return carried_facts(unit.text)
+    found = extract_facts(unit.text, blocks=[Block("para", unit.text)])
+    return found if is_sentence(unit.text, found) else []
 
 
 def _scaled(values: list[float]) -> list[float]:
@@ -60,86 +152,113 @@ def plan_semantic(
 ) -> Callable[[int], str]:
     """Score the units once; the returned function renders the best of them for a token budget.
 
-    Tracked items and stated sentences whose type is in ``preserve`` are kept first, whole.
+    Tracked items and stated sentences whose type is in ``preserve`` (and the
+    goal) are kept first, whole; so are user requests, open errors and the
+    latest plan (see the module doc).
     """
     units = _units(text, tok)
     index = {(f.kind, f.value): i for i, f in enumerate(facts)}
-    docs = [terms(u[1]) for u in units]
+    docs = [terms(u.text) for u in units]
     bm25 = BM25(docs)
     tf = Counter(t for doc in docs for t in doc)
     centroid = [t for t, _ in sorted(tf.items(), key=lambda kv: -kv[1] * bm25.idf.get(kv[0], 0.0))][:CENTROID_TERMS]
     centrality = _scaled(bm25.scores(centroid)) if centroid else [0.0] * len(units)
     query = [t for item in items for t in terms(item.content)]
     relevance = _scaled(bm25.scores(query)) if query else [0.0] * len(units)
+    first = preserve | ALWAYS_FIRST
 
     candidates: list[Candidate] = []
     for n, item in enumerate(items):
-        kind = getattr(item.type, "value", item.type)
+        kind = str(getattr(item.type, "value", item.type))
         ids = frozenset(i for f in extract_facts(item.content, [item]) if (i := index.get((f.kind, f.value))) is not None)
         line = f"- [{kind}] {item.content}"
         candidates.append(
-            Candidate(-len(items) + n, line, 3.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=kind in preserve)
+            Candidate(-len(items) + n, line, 4.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=kind in first)
         )
     total = max(len(units), 1)
     seen: set[str] = set()
-    for k, (_, unit, _) in enumerate(units):
-        key = " ".join(unit.split()).casefold()
+    for k, unit in enumerate(units):
+        key = " ".join(unit.text.split()).casefold()
         if key in seen:
             continue  # a repeated sentence is said once (its first time)
         seen.add(key)
-        ids = frozenset(i for f in fragment_facts(unit) if (i := index.get((f.kind, f.value))) is not None)
-        base = relevance[k] + 0.6 * centrality[k] + 0.1 * k / total
-        stated = stated_type(unit)
-        if stated:
-            base += 1.0
+        recency = k / total
+        if unit.role == "system":  # boilerplate: only what budget is left at the end
+            candidates.append(Candidate(k, unit.text, 0.0, tok(unit.text) + JOIN_TOKENS + GAP_TOKENS, section="unit"))
+            continue
+        ids = frozenset(i for f in _carried(unit) if (i := index.get((f.kind, f.value))) is not None)
+        base = relevance[k] + 0.6 * centrality[k] + 0.1 * recency
+        stated = stated_type(unit.text) if unit.role in ("user", "") or unit.kind != "plan" else None
+        if stated and unit.role != "assistant" or stated == "decision":
+            base += RULE_BONUS
+        if unit.role == "user":
+            base += USER_BONUS
+        must = (stated in preserve and (unit.role != "assistant" or stated == "decision")) or unit.first
+        section = "unit"
+        if unit.kind == "error":
+            base, must = base + 2.0, True
+        elif unit.kind == "plan":
+            section, base = "plan", base + 1.5
+        if unit.first:
+            base += 1.0 + recency  # the latest requests first
         candidates.append(
-            Candidate(k, unit, base, tok(unit) + JOIN_TOKENS + GAP_TOKENS, ids, "unit", must=stated in preserve)
+            Candidate(k, unit.text, base, tok(unit.text) + JOIN_TOKENS + GAP_TOKENS, ids, section, must=must)
         )
-    heading_cost = sum(tok(h) + 1 for h in {u[2] for u in units if u[2]})
-    return lambda budget: _render(units, candidates, facts, budget, heading_cost, tok)
+    heading_cost = sum(tok(h) + 1 for h in {u.heading for u in units if u.heading})
+    return lambda budget: _render(units, candidates, budget, heading_cost)
 
 
-def _render(
-    units: list[tuple[int, str, str]],
-    candidates: list[Candidate],
-    facts: Sequence[Fact],
-    budget: int,
-    heading_cost: int,
-    tok: TokenEstimate,
-) -> str:
+def _render(units: list[Unit], candidates: list[Candidate], budget: int, heading_cost: int) -> str:
     inner = max(0, budget - min(heading_cost, budget // 10))
-    chosen, covered = select(candidates, inner, fill=False, costs=listing_costs(facts, tok))
-    used = sum(c.tokens for c in chosen)
-    missing = [i for i in range(len(facts)) if i not in covered]
-    also = referenced_line(facts, missing, inner - used - 2, tok) if missing else ""
-    used += tok(also) + 2 if also else 0
-    chosen_ids = {id(c) for c in chosen}
-    extra, _ = select([c for c in candidates if id(c) not in chosen_ids], max(0, inner - used), fill=True)
-    chosen += extra
+    plan_tokens = sum(c.tokens for c in candidates if c.section == "plan")
+    if plan_tokens <= inner * PLAN_SHARE:
+        for c in candidates:
+            c.must = c.must or c.section == "plan"
+    chosen, _ = select(candidates, inner, fill=True)
 
     out: list[str] = []
     tracked = sorted((c for c in chosen if c.section == "tracked"), key=lambda c: c.order)
     if tracked:
         out.append("Tracked items:\n" + "\n".join(c.text for c in tracked))
-    picked = sorted(c.order for c in chosen if c.section == "unit")
+    picked = sorted(c.order for c in chosen if c.section != "tracked")
     body: list[str] = []
+    excerpt: list[str] = []  # lines of one tool output, shown in its fence
+
+    def close_excerpt() -> None:
+        if excerpt:
+            opening = excerpt[0]
+            marker = opening[: len(opening) - len(opening.lstrip(opening[0]))]
+            body.append("\n".join(excerpt) + "\n" + marker)
+            excerpt.clear()
+
     last_block, last_k, last_heading = -1, -1, None
     for k in picked:
-        block_no, unit, heading = units[k]
+        unit = units[k]
+        in_excerpt = bool(excerpt) and unit.kind == "line" and unit.block == last_block
+        if in_excerpt:
+            if k != last_k + 1:
+                excerpt.append("…")
+            excerpt.append(unit.text)
+            last_k = k
+            continue
+        close_excerpt()
         if last_k >= 0 and k != last_k + 1:
             body.append(GAP)
-        if heading and heading != last_heading:
-            body.append(heading)
-            last_heading = heading
-        if block_no == last_block and k == last_k + 1 and body and body[-1] not in (GAP, heading):
-            body[-1] += ("\n" if unit.startswith(("|", "- ", "* ")) else " ") + unit
+        if unit.heading and unit.heading != last_heading:
+            body.append(unit.heading)
+            last_heading = unit.heading
+        if unit.kind == "line":
+            excerpt.extend([unit.fence] + (["…"] if k and units[k - 1].block == unit.block else []) + [unit.text])
+        elif unit.block == last_block and k == last_k + 1 and body and body[-1] not in (GAP, unit.heading):
+            body[-1] += ("\n" if unit.text.startswith(("|", "- ", "* ")) else " ") + unit.text
         else:
-            body.append(unit)
-        last_block, last_k = block_no, k
+            body.append(unit.text)
+        last_block, last_k = unit.block, k
+    if excerpt and (last_k + 1 < len(units) and units[last_k + 1].block == last_block):
+        excerpt.append("…")
+    close_excerpt()
     if picked and picked[-1] != len(units) - 1:
         body.append(GAP)
     if body:
         out.append("\n\n".join(body))
-    if also:
-        out.append(also)
     return "\n\n".join(out)

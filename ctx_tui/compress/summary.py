@@ -14,9 +14,7 @@ Each piece of the input becomes one bullet of a section:
   first sentence of each user message and recency.
 
 The first three are chosen first (by priority, then recency); the rest by how
-many not-yet-covered key facts they add per token (``select``). Key facts no
-bullet carries are named in a last "Also referenced" line when they fit.
-Budget still left is spent on whole code blocks and tool outputs (up to
+many not-yet-covered key facts they add per token (``select``). Budget still left is spent on whole code blocks and tool outputs (up to
 ``WHOLE_BLOCK_TOKENS``) in place of their bullets, most recent first.
 """
 
@@ -28,8 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
-from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, fragment_facts, stated_type
-from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, listing_costs, referenced_line, select
+from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, carried_facts, stated_type
+from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
 from ctx_tui.compress.window_text import fence, parse_sections
 
 SECTIONS = (
@@ -130,8 +128,9 @@ class _Builder:
         self.upgrades: dict[int, Candidate] = {}
 
     def fact_ids(self, text: str) -> frozenset[int]:
+        """The input's facts ``text`` carries in context (none for a bullet that only lists names)."""
         return frozenset(
-            i for f in fragment_facts(text) if (i := self.index.get((f.kind, f.value))) is not None
+            i for f in carried_facts(text) if (i := self.index.get((f.kind, f.value))) is not None
         )
 
     def add(
@@ -305,7 +304,7 @@ def plan_summary(
             build.add(order, f"- {prefix}{clean}", 0.5 + 0.2 * recency + (0.5 if first_of_request else 0.0),
                       "conversation")
 
-    return lambda budget: _render(build.candidates, build.upgrades, facts, budget, tok)
+    return lambda budget: _render(build.candidates, build.upgrades, budget, tok)
 
 
 def _join_bullets(texts: Iterable[str]) -> str:
@@ -321,33 +320,20 @@ def _join_bullets(texts: Iterable[str]) -> str:
     return out
 
 
-def _render(
-    candidates: list[Candidate], upgrades: dict[int, Candidate], facts: Sequence[Fact], budget: int, tok: TokenEstimate
-) -> str:
+def _render(candidates: list[Candidate], upgrades: dict[int, Candidate], budget: int, tok: TokenEstimate) -> str:
     titles = dict(SECTIONS)
     overhead = sum(tok(f"{t}:") + 2 for t in titles.values())
-    costs = listing_costs(facts, tok)
-    chosen, covered = select(candidates, max(0, budget - overhead), fill=False, costs=costs)
+    chosen, _ = select(candidates, max(0, budget - overhead), fill=False)
     used = sum(c.tokens for c in chosen) + overhead
-    missing = [i for i in range(len(facts)) if i not in covered]
-    line_budget = budget - used - 2
-    also = referenced_line(facts, missing, line_budget, tok) if missing else ""
-    used += tok(also) + 2 if also else 0
     chosen_ids = {id(c) for c in chosen}
     extra, _ = select([c for c in candidates if id(c) not in chosen_ids], max(0, budget - used), fill=True)
     chosen += extra
     replaced = {id(upgrades[id(c)]) for c in chosen if id(c) in upgrades}
     chosen = [c for c in chosen if id(c) not in replaced]
-    if extra and also:  # whole blocks added last may carry facts the line names: name only the rest
-        covered = {f for c in chosen for f in c.facts}
-        missing = [i for i in range(len(facts)) if i not in covered]
-        also = referenced_line(facts, missing, line_budget, tok) if missing else ""
 
     out: list[str] = []
     for key, title in SECTIONS:
         part = sorted((c for c in chosen if c.section == key), key=lambda c: c.order)
         if part:
             out.append(f"{title}:\n" + _join_bullets(c.text for c in part))
-    if also:
-        out.append(also)
     return "\n\n".join(out)

@@ -177,3 +177,16 @@ def parse_sections(text: str) -> list[Section] | None:
             )
         )
     return sections
+
+
+def conversation_text(text: str) -> str:
+    """``text`` without its system sections (agent instructions, reminders, wrappers), when it is rendered window text.
+
+    What compression counts key facts in: the agent is sent its instructions
+    again anyway, so a name that stands only there is no fact of the session.
+    Other text comes back unchanged.
+    """
+    sections = parse_sections(text)
+    if sections is None or all(sec.kind != "system" for sec in sections):
+        return text
+    return "\n\n".join(sec.text for sec in sections if sec.kind != "system")
