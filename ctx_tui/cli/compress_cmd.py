@@ -107,7 +107,9 @@ def run_compress(args: argparse.Namespace) -> int:
     print(
         f"{m['strategy']}: {m['originalLength']:,} -> {m['compressedLength']:,} tokens "
         f"(budget {result.budget:,}), retention {m['retentionRate']:.2f} "
-        f"({m['factsKept']}/{m['factsTotal']} key facts), {m['duration']:.0f} ms"
+        f"({m['factsKept']}/{m['factsTotal']} key facts in sentences"
+        + (f", {m['factsNamedOnly']} named only" if m["factsNamedOnly"] else "")
+        + f"), {m['duration']:.0f} ms"
         + ("; saved to session memory" if args.save and sid else ""),
         file=sys.stderr,
     )

@@ -47,14 +47,16 @@ class CompressRequest:
 
 
 def figures_text(result: CompressionResult) -> Text:
-    """``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts) · 132 ms``."""
+    """``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts in sentences; 2 named only) · 132 ms``."""
     total = len(result.facts_kept) + len(result.facts_lost)
     retention_style = "green" if result.retention_rate >= 0.9 else ("yellow" if result.retention_rate >= 0.7 else "red")
     return Text.assemble(
         (f"{result.original_length:,}", "bold"), " → ", (f"{result.compressed_length:,}", "bold"),
         f" tokens ({result.ratio:.0%} of the original, budget {result.budget:,}) · retention ",
         (f"{result.retention_rate:.0%}", f"bold {retention_style}"),
-        f" ({len(result.facts_kept)} of {total} key facts) · {result.duration_ms:,.0f} ms",
+        f" ({len(result.facts_kept)} of {total} key facts in sentences"
+        + (f"; {result.facts_named_only} named only" if result.facts_named_only else "")
+        + f") · {result.duration_ms:,.0f} ms",
     )
 
 
