@@ -64,7 +64,7 @@ ITEMS = [
 ]
 #: The engine's output is pinned (it has its own tests and is still tuned): the picture is of the screen.
 PINNED_TEXT = "\n".join([
-    "[ctx-tui summary of a 2,015-token context; 37 of 41 key facts kept]",
+    "[ctx-tui semantic of a 2,015-token context; 37 of 41 key facts kept]",
     "",
     "Tracked items:",
     "- [constraint] Never push to main without a review",
