@@ -230,9 +230,12 @@ def stated_type(sentence: str) -> str | None:
     return "user_preference" if PREFERENCE_RE.search(sentence) else "constraint"
 
 
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+
+
 def _decision_facts(block: Block, out: dict[tuple[str, str], Fact]) -> None:
     for sentence in sentences(block.text):
-        sentence = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", sentence).strip()
+        sentence = _LIST_MARK_RE.sub("", sentence).strip()
         if states_decision(sentence):
             _add(out, "decision", sentence)
 
@@ -385,6 +388,23 @@ def measure_retention(facts: Sequence[Fact], output: str) -> Retention:
                 named.append(fact)
     rate = len(kept) / len(facts) if facts else 1.0
     return Retention(round(rate, 4), kept, lost, named)
+
+
+def token_facts(text: str) -> list[Fact]:
+    """The facts of one line or sentence but its decision: commands, urls, paths, errors, identifiers, numbers."""
+    out: dict[tuple[str, str], Fact] = {}
+    if "$ " in text:
+        for m in _PROMPT_RE.finditer(text):
+            _add(out, "command", _command_value(m.group(1)))
+        text = _PROMPT_RE.sub("", text)
+    _prose_facts(text, out)
+    return list(out.values())
+
+
+def decision_fact(sentence: str) -> Fact | None:
+    """The ``decision`` fact a sentence states (as :func:`extract_facts` finds it), or None."""
+    sentence = _LIST_MARK_RE.sub("", sentence).strip()
+    return Fact("decision", sentence, sentence) if states_decision(sentence) else None
 
 
 def carried_facts(text: str) -> list[Fact]:

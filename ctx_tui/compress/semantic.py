@@ -32,7 +32,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
-from ctx_tui.compress.facts import Fact, ItemLike, carried_facts, extract_facts, is_sentence, stated_type
+from ctx_tui.compress.facts import (
+    Fact,
+    ItemLike,
+    carried_facts,
+    decision_fact,
+    extract_facts,
+    is_sentence,
+    stated_type,
+    token_facts,
+)
 from ctx_tui.compress.scoring import BM25, terms
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
 from ctx_tui.compress.summary import error_line
@@ -48,6 +57,8 @@ PLAN_TOOLS = frozenset({"TodoWrite", "update_plan", "todo_write"})
 PLAN_SHARE = 0.125
 USER_BONUS = 1.0
 RULE_BONUS = 1.0
+#: Whose sentences can state a rule (tool calls and outputs do not).
+PROSE_ROLES = frozenset({"user", "assistant", "summary", ""})
 #: The goal is always kept first, whatever ``compression.preserve_types`` says.
 ALWAYS_FIRST = frozenset({"goal"})
 #: A tool's output longer than this may be shown as an excerpt of its lines (in its fence).
@@ -132,14 +143,41 @@ def _units(text: str, tok: TokenEstimate) -> list[Unit]:
     return units
 
 
-def _carried(unit: Unit) -> list[Fact]:
+def _carried(unit: Unit, stated: bool) -> list[Fact]:
     """The facts a unit carries in context (``facts.carried_facts``, without re-splitting what is known)."""
-    if unit.kind == "line" or unit.shape == "block":
+    if unit.kind == "line":
+        return token_facts(unit.text)
+    if unit.shape == "block":
         return extract_facts(unit.text)
     if unit.shape == "list":
         return carried_facts(unit.text)
-    found = extract_facts(unit.text, blocks=[Block("para", unit.text)])
-    return found if is_sentence(unit.text, found) else []
+    found = token_facts(unit.text)
+    if not is_sentence(unit.text, found):
+        return []
+    decision = decision_fact(unit.text) if stated else None
+    return found + [decision] if decision else found
+
+
+def _bm25_scores(units: list[Unit], items: Sequence[ItemLike]) -> tuple[list[float], list[float]]:
+    """Relevance to the tracked items and centrality of every unit, 0..1; lines of tool output score 0.
+
+    Lines of a tool's output are chosen by the facts they carry: scoring them
+    too would double the index (they are most of a window's units) for
+    little change in what is kept.
+    """
+    scored = [k for k, u in enumerate(units) if u.kind != "line"]
+    docs = [terms(units[k].text) for k in scored]
+    bm25 = BM25(docs)
+    tf = Counter(t for doc in docs for t in doc)
+    centroid = [t for t, _ in sorted(tf.items(), key=lambda kv: -kv[1] * bm25.idf.get(kv[0], 0.0))][:CENTROID_TERMS]
+    query = [t for item in items for t in terms(item.content)]
+    relevance = [0.0] * len(units)
+    centrality = [0.0] * len(units)
+    for out, q in ((relevance, query), (centrality, centroid)):
+        if q:
+            for k, score in zip(scored, _scaled(bm25.scores(q))):
+                out[k] = score
+    return relevance, centrality
 
 
 def _scaled(values: list[float]) -> list[float]:
@@ -158,13 +196,7 @@ def plan_semantic(
     """
     units = _units(text, tok)
     index = {(f.kind, f.value): i for i, f in enumerate(facts)}
-    docs = [terms(u.text) for u in units]
-    bm25 = BM25(docs)
-    tf = Counter(t for doc in docs for t in doc)
-    centroid = [t for t, _ in sorted(tf.items(), key=lambda kv: -kv[1] * bm25.idf.get(kv[0], 0.0))][:CENTROID_TERMS]
-    centrality = _scaled(bm25.scores(centroid)) if centroid else [0.0] * len(units)
-    query = [t for item in items for t in terms(item.content)]
-    relevance = _scaled(bm25.scores(query)) if query else [0.0] * len(units)
+    relevance, centrality = _bm25_scores(units, items)
     first = preserve | ALWAYS_FIRST
 
     candidates: list[Candidate] = []
@@ -186,9 +218,10 @@ def plan_semantic(
         if unit.role == "system":  # boilerplate: only what budget is left at the end
             candidates.append(Candidate(k, unit.text, 0.0, tok(unit.text) + JOIN_TOKENS + GAP_TOKENS, section="unit"))
             continue
-        ids = frozenset(i for f in _carried(unit) if (i := index.get((f.kind, f.value))) is not None)
+        prose = unit.role in PROSE_ROLES and unit.shape != "block" and not unit.kind
+        stated = stated_type(unit.text) if prose else None
+        ids = frozenset(i for f in _carried(unit, bool(stated)) if (i := index.get((f.kind, f.value))) is not None)
         base = relevance[k] + 0.6 * centrality[k] + 0.1 * recency
-        stated = stated_type(unit.text) if unit.role in ("user", "") or unit.kind != "plan" else None
         if stated and unit.role != "assistant" or stated == "decision":
             base += RULE_BONUS
         if unit.role == "user":
