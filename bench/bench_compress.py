@@ -8,8 +8,8 @@ Run from the project root: ``python bench/bench_compress.py [TRANSCRIPT ...]``
    the duration would be on an idle machine) and the wall-clock time of one
    ``python -m ctx_tui api`` process (start-up and imports included);
 2. retention at 2x (ratio 0.5) and 4x (ratio 0.25) compression of each live
-   window, per strategy, with how many kept facts are only named in the
-   "Also referenced" line;
+   window, per strategy (facts kept in a sentence or block), with how many
+   facts are only named in a list (``factsNamedOnly``, not counted);
 3. retrieval: the hand-written BM25 against bm25s (cold import in a fresh
    process, index and query time) on the same documents; bm25s is not a
    dependency (``pip install bm25s`` to measure it, else "not measured").
@@ -78,7 +78,7 @@ def bench_retention(path: Path) -> None:
     session.poll()
     text = window_text(session)
     print(f"\n== retention: {path.name} ({count_tokens(text):,} tokens in the live window)")
-    for strategy in ("summary", "semantic", "truncate"):
+    for strategy in ("semantic", "summary", "truncate"):
         for label, ratio in (("2x", 0.5), ("4x", 0.25)):
             r = compress_text(text, strategy, target_ratio=ratio)
             m = r.metadata()

@@ -278,7 +278,7 @@ def _has_token(haystack: str, needle: str) -> bool:
 
 
 #: A plain word of prose: lower-case letters (an identifier, path or number is a fact, not prose).
-_PLAIN_WORD_RE = re.compile(r"(?<![\w./-])[a-z][a-z'-]*[a-z](?![\w/(-]|\.\w)")
+_PLAIN_WORD_RE = re.compile(r"(?<![\w./-])[A-Za-z][a-z'-]*[a-z](?![\w/(-]|\.\w)")
 #: A unit is a sentence when it has at least this many plain words ("Run `make` to check it." has four).
 SENTENCE_WORDS = 3
 
@@ -287,7 +287,7 @@ def is_sentence(text: str, facts: Sequence[Fact] | None = None) -> bool:
     """True for prose that says something about the names in it, False for a list of names.
 
     A unit of text is a sentence when it has at least ``SENTENCE_WORDS`` plain
-    words (lower-case words of 2+ letters that are not part of a fact) and no
+    words (words of 2+ letters, lower-case but for the first, that are not part of a fact) and no
     fewer plain words than token facts: ``Also: a.py, b.py, c.py, run()`` is a list of
     names, ``The loader in a.py now retries on ETIMEDOUT`` is a sentence.
     ``facts``: the text's facts when already known (from :func:`extract_facts`).

@@ -5,7 +5,7 @@ blocks. On a rendered window (``window_text``) each unit knows whose section
 it came from, and:
 
 * system sections (reminders, environment and instruction wrappers, expanded
-  commands) come last: they only fill what budget is left at the end;
+  commands) are left out: the agent is sent them again anyway;
 * first, whole, as long as they fit: the tracked items of the preserved types
   and the goal, sentences stating a decision/constraint/preference of those
   types, the first sentence of every user message, a line for each error
@@ -14,7 +14,8 @@ it came from, and:
 * then every other unit by value per token: the key facts it adds in context
   (see ``facts.carried_facts``) plus its BM25 relevance to the tracked items,
   its centrality (BM25 score for the text's 40 most characteristic terms),
-  a bonus for user sentences and stated rules, and a little for recency.
+  a bonus for user sentences and stated rules, and for a line of tool output
+  that names what the user or a tracked item names, and a little for recency.
 
 A long tool output (not one JSON value) is cut by lines: its lines are units,
 and the chosen ones are shown in the output's own fence with ``…`` where lines
@@ -56,6 +57,8 @@ PLAN_TOOLS = frozenset({"TodoWrite", "update_plan", "todo_write"})
 #: The latest plan is kept first only while it takes at most this share of the budget.
 PLAN_SHARE = 0.125
 USER_BONUS = 1.0
+#: A line of tool output that names what a user message or a tracked item names.
+ASKED_BONUS = 4.0
 RULE_BONUS = 1.0
 #: Whose sentences can state a rule (tool calls and outputs do not).
 PROSE_ROLES = frozenset({"user", "assistant", "summary", ""})
@@ -207,6 +210,8 @@ def plan_semantic(
         candidates.append(
             Candidate(-len(items) + n, line, 4.0, tok(line) + JOIN_TOKENS, ids, "tracked", must=kind in first)
         )
+    asked = {f.value for u in units if u.role == "user" for f in token_facts(u.text)}
+    asked.update(f.value for item in items for f in token_facts(item.content))
     total = max(len(units), 1)
     seen: set[str] = set()
     for k, unit in enumerate(units):
@@ -215,13 +220,15 @@ def plan_semantic(
             continue  # a repeated sentence is said once (its first time)
         seen.add(key)
         recency = k / total
-        if unit.role == "system":  # boilerplate: only what budget is left at the end
-            candidates.append(Candidate(k, unit.text, 0.0, tok(unit.text) + JOIN_TOKENS + GAP_TOKENS, section="unit"))
+        if unit.role == "system":  # boilerplate the agent is sent again anyway: left out
             continue
         prose = unit.role in PROSE_ROLES and unit.shape != "block" and not unit.kind
         stated = stated_type(unit.text) if prose else None
-        ids = frozenset(i for f in _carried(unit, bool(stated)) if (i := index.get((f.kind, f.value))) is not None)
+        carried = _carried(unit, bool(stated))
+        ids = frozenset(i for f in carried if (i := index.get((f.kind, f.value))) is not None)
         base = relevance[k] + 0.6 * centrality[k] + 0.1 * recency
+        if unit.kind == "line" and any(f.value in asked for f in carried):
+            base += ASKED_BONUS  # a line of output about what the user asked or an item names
         if stated and unit.role != "assistant" or stated == "decision":
             base += RULE_BONUS
         if unit.role == "user":
