@@ -6,7 +6,8 @@ both are given; with neither, ``compression.target_ratio`` from the config.
 A text already within budget comes back unchanged. Otherwise the output is a
 one-line header saying what it is, then the strategy's body; the whole output
 (header included) is checked against the budget with the real tokenizer and
-the body is rebuilt with a smaller budget until it fits.
+the body is rebuilt with a smaller budget until it fits (or once with a larger
+one when it left more than 5% of the budget unused).
 
 ``retentionRate`` is measured on the body (the header's own numbers never
 count): the key facts of the input (``facts.extract_facts``; on a rendered
@@ -35,6 +36,8 @@ from ctx_tui.tokens import count_tokens
 STRATEGIES = ("summary", "truncate", "semantic")
 #: Rebuild attempts when the assembled output is still over budget.
 _FIT_ATTEMPTS = 6
+#: Share of the budget an output may leave unused before the body is rebuilt once with more room.
+_SLACK = 0.05
 #: Below this many tokens of budget the header is left out (it would be most of the output).
 _MIN_HEADER_BUDGET = 48
 
@@ -102,6 +105,29 @@ def _body_fn(
     return lambda budget: truncate(text, budget, tok)
 
 
+def _fit(make_body: Callable[[int], str], room: int, budget: int, header_text: str) -> str:
+    """The body for the largest room whose output (with ``header_text``) fits ``budget``.
+
+    The strategies choose by estimated tokens, so the real count lands a few %
+    off: over budget, the room shrinks in proportion to the overshoot; more
+    than ``_SLACK`` under it, the room grows once by what was left.
+    """
+    best = ""
+    grown = False
+    for _ in range(_FIT_ATTEMPTS):
+        body = close_open_fence(make_body(room)) if room > 0 else ""
+        length = count_tokens(f"{header_text}\n\n{body}" if header_text else body)
+        if length > budget:  # shrink in proportion to the overshoot, by 1% at least
+            room = min(room - max(room // 100, 1), int(room * budget / length))
+            continue
+        best = body
+        if grown or budget - length <= budget * _SLACK:
+            break
+        grown = True
+        room += int((budget - length) * 0.9)
+    return best
+
+
 def compress_text(
     text: str,
     strategy: str,
@@ -131,16 +157,7 @@ def compress_text(
     widest = header(strategy, original, len(facts), len(facts))
     room = budget - (count_tokens(widest) + 2 if with_header else 0)
     room -= room // 25  # the estimate-based choice lands within a few %: aim under so one pass usually fits
-    body = ""
-    for _ in range(_FIT_ATTEMPTS):
-        body = close_open_fence(make_body(room)) if room > 0 else ""
-        length = count_tokens(f"{widest}\n\n{body}" if with_header else body)
-        if length <= budget:
-            break
-        # the estimate ran over: shrink in proportion to the overshoot, by 1% at least
-        room = min(room - max(room // 100, 1), int(room * budget / length))
-    else:
-        body = ""
+    body = _fit(make_body, room, budget, widest if with_header else "")
     retention = measure_retention(facts, body)
     out = f"{header(strategy, original, len(retention.kept), len(facts))}\n\n{body}" if with_header and body else body
     length = count_tokens(out)
