@@ -105,11 +105,12 @@ def _state(view: DraftView, text: str, spans: list[tuple[int, int]], starts: lis
     sentences = [text[a:b] for a, b in spans]
     for index, sentence in enumerate(sentences):
         things = by_sentence.get(index, [])
+        lower = sentence.lower()
         shows_state = (
             has_evidence(sentence)
-            or (things and PENDING.search(sentence))  # "the resend view is a stub", "still uses DATABASE_URL"
+            or (things and PENDING.search(lower))  # "the resend view is a stub", "still uses DATABASE_URL"
             or (any(" " in t or "`" in sentence for t in things)
-                and (RESULT_WORD.search(sentence)  # "`make test` is green"
+                and (RESULT_WORD.search(lower)  # "`make test` is green"
                      or _COUNT.search(CODE_SPAN.sub("", sentence))))  # a command and a count, in any language
         )
         if shows_state and not (task_stems and _restates(sentence, task_stems)):

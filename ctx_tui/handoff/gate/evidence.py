@@ -25,12 +25,10 @@ _RESULT = (
     r"|accepts?|accepted|scores?|scored|reaches|reached|drops?|dropped|takes|took|peaks?|peaked|costs?"
     r"|wants? to|plans?|applied|finishes|finished|stays?|remains?|diverges?|spikes?|fires?|fired"
 )
-_I = re.IGNORECASE
 #: One pattern per kind of evidence, cheapest first (separate patterns are several times
-#: faster than one alternation with look-behinds).
-_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # a place: file:line, line 42
-    ("place", re.compile(r"\w\.\w{1,10}:\d+|\blines? \d+\b|:\d+\b", _I)),
+#: faster than one alternation with look-behinds). Kinds written in lower case run on the
+#: lower-cased text (three times faster than IGNORECASE); the others need the case.
+_CASED_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a quoted message
     ("quote", re.compile(r"\"[^\"\n]{2,120}\"|“[^”\n]{2,120}”|(?<![\w'])'[^'\n]{2,120}'(?![\w'])")),
     # a test by name (a test *file* alone is a name, not a result)
@@ -42,34 +40,42 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"|\b(?i:exit(?:ed)?(?: (?:code|status))?|status|http|errno|signal|code) ?:? ?\d{1,3}\b"
         r"|\b(?i:traceback|panic(?:ked|s)?|segfault|segmentation fault|stack ?trace|core dumped|out of memory"
         r"|data race|deadlock(?:ed)?)\b|\b(?:NaN|OOM\w*|CrashLoopBackOff)\b")),
+)
+_LOWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # a place: file:line, line 42
+    ("place", re.compile(r"\w\.\w{1,10}:\d+|\blines? \d+\b|:\d+\b")),
     # a measurement: a number with a unit, a decimal, a ratio, N of M, a before/after
     ("measure", re.compile(
         rf"(?<![\w.])\d[\d,]*(?:\.\d+)? ?(?:{_UNITS})(?!\w)|(?<![\w.])(?:0\.\d+|\d+\.\d\d+)(?![.\d])"
         r"|(?<![\w.])\d+ ?/ ?\d+(?![\w/])|\b\d+ (?:of|out of) \d+\b|\bexpected\b[^.\n]{1,80}\bgot\b"
-        r"|!=|==|→|->|=>|\b(?:was|from) \S+ (?:to|→) \S+", _I)),
+        r"|!=|==|→|->|=>|\b(?:was|from) \S+ (?:to|→) \S+")),
     # a result with its value: "returns 500", "reports 37 errors", "prints {...}", "fails: ..."
-    ("result", re.compile(rf"\b(?:{_RESULT})\b:?(?: \S+){{0,3}}? ?(?:\d|`|\"|'|\(\d)", _I)),
+    ("result", re.compile(rf"\b(?:{_RESULT})\b:?(?: \S+){{0,3}}? ?(?:\d|`|\"|'|\(\d)")),
 )
 
 
-def has_evidence(text: str) -> bool:
-    """True when ``text`` holds any evidence (stops at the first)."""
-    return any(pattern.search(text) for _, pattern in _KINDS)
-
-
-#: A result word: with a command in the same sentence it is evidence ("`make test` is green").
-RESULT_WORD = re.compile(rf"\b(?:{_RESULT})\b|[✓✗✔✘]", re.IGNORECASE)
-#: A thing named as still pending or broken.
+#: A result word (on lower-cased text): with a command in the same sentence it is evidence ("`make test` is green").
+RESULT_WORD = re.compile(rf"\b(?:{_RESULT})\b|[✓✗✔✘]")
+#: A thing named as still pending or broken (on lower-cased text).
 PENDING = re.compile(
     r"\b(?:still|not yet|yet to|missing|stub(?:bed)?|todo|pending|unimplemented|not (?:started|written|done|run|wired|"
     r"implemented|merged|deployed|validated|tested|finished|covered)|no longer|broken|wrong|stale|dead|"
     r"hard-?code[sd]?|does ?n[o']t|is ?n[o']t|are ?n[o']t|never|lacks?|only (?:the|a|one)|left|remains?|"
     r"fails?|failing|flaky|red|skipped|commented out|disabled|waits?|blocked|needs?|empty|nowhere|"
     r"without|instead of|rather than|not|open question|whether|unclear|unknown|undecided|in progress|wip|half)\b",
-    re.IGNORECASE,
 )
+
+
+def has_evidence(text: str) -> bool:
+    """True when ``text`` holds any evidence (stops at the first)."""
+    if any(pattern.search(text) for _, pattern in _CASED_KINDS):
+        return True
+    lower = text.lower()
+    return any(pattern.search(lower) for _, pattern in _LOWER_KINDS)
 
 
 def evidence_kinds(text: str) -> set[str]:
     """The kinds of evidence ``text`` holds: place, quote, test, error, measure, result."""
-    return {kind for kind, pattern in _KINDS if pattern.search(text)}
+    lower = text.lower()
+    return ({kind for kind, pattern in _CASED_KINDS if pattern.search(text)}
+            | {kind for kind, pattern in _LOWER_KINDS if pattern.search(lower)})

@@ -6,6 +6,7 @@ Cheap single passes (the form calls the gate on every debounced keystroke).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: A token: a `code span` (may hold spaces) or a run of non-space characters.
 TOKEN = re.compile(r"`[^`\n]+`|[^\s`]+")
@@ -59,6 +60,7 @@ def sentences(text: str) -> list[str]:
     return [text[a:b] for a, b in sentence_spans(text)]
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A crude English stem, enough to match "backfills" with "backfill" and "publishing" with "publish"."""
     word = word.lower()
