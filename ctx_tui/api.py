@@ -29,24 +29,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctx_tui import audit
 from ctx_tui.compress.core import STRATEGIES, compress_text
 from ctx_tui.compress.facts import ItemLike
 from ctx_tui.compress.window_text import SOURCES, parse_sections, render_entries
-from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.session_store import load_session_memory
-from ctx_tui.paths import safe_name, state_dir
-from ctx_tui.retrieve import enhance, enhance_block, search
+from ctx_tui.paths import config_files, safe_name, state_dir
 from ctx_tui.storage import locked, write_atomic
 from ctx_tui.tokens import count_tokens
-from ctx_tui.transcripts.builder import Transcript
-from ctx_tui.transcripts.discover import find_session
-from ctx_tui.transcripts.generic import GenericReader, messages_of
 from ctx_tui.transcripts.model import Entry, Format
-from ctx_tui.window import Session
+
+if TYPE_CHECKING:
+    from ctx_tui.config import Config
+
+# What only some actions need (the session and config models, retrieval, the
+# readers) is imported where it is used: a fresh process answering one
+# ``compress`` loads neither pydantic nor the transcript readers.
 
 ACTIONS = ("collect", "compress", "inject", "clear")
 DEFAULT_MAX_LENGTH = 8192
@@ -171,6 +171,8 @@ def _remember(project: Path, key: str, action: str, context: str, metadata: dict
 
 def _current_key(project: Path) -> str:
     """The current session's cache key: the newest transcript of the project, else ``default``."""
+    from ctx_tui.transcripts.discover import find_session
+
     try:
         return _transcript_key(find_session(project))
     except CtxError:
@@ -189,6 +191,9 @@ def _transcript_key(path: Path) -> str:
 
 def entries_of_messages(messages: list[Any]) -> list[Entry]:
     """``{role, content}`` messages (OpenAI style, ``tool_calls`` and ``tool`` role included) as entries."""
+    from ctx_tui.transcripts.builder import Transcript
+    from ctx_tui.transcripts.generic import GenericReader
+
     transcript = Transcript(Format.GENERIC)
     reader = GenericReader(transcript)
     for n, message in enumerate(messages):
@@ -200,6 +205,8 @@ def entries_of_messages(messages: list[Any]) -> list[Entry]:
 def context_text(context: str | list[Any], sources: tuple[str, ...] = SOURCES) -> str:
     """The request's context as text: messages are rendered like a collected session."""
     if isinstance(context, list):
+        from ctx_tui.transcripts.generic import messages_of
+
         messages = messages_of(context)
         return render_entries(entries_of_messages(messages or []), sources)
     return context
@@ -208,6 +215,8 @@ def context_text(context: str | list[Any], sources: tuple[str, ...] = SOURCES) -
 def _items(project: Path, req: Request) -> list[ItemLike]:
     if not req.session_id:
         return []
+    from ctx_tui.memory.session_store import load_session_memory
+
     return list(load_session_memory(project, req.session_id).active_items())
 
 
@@ -226,7 +235,7 @@ def _default_query(text: str) -> str:
 Result = tuple[str, dict[str, Any]]
 
 
-def _collect(project: Path, config: Config, req: Request) -> Result:
+def _collect(project: Path, config: Config | None, req: Request) -> Result:
     if req.context is not None:
         text = context_text(req.context, req.sources)
         sections = parse_sections(text)
@@ -241,6 +250,9 @@ def _collect(project: Path, config: Config, req: Request) -> Result:
         path = Path(req.transcript).expanduser() if req.transcript else None
         if path is not None and not path.is_file():
             raise RequestError(f"options.transcript: {path}: " + ("is a folder, not a transcript file" if path.is_dir() else "no such file"))
+        from ctx_tui.transcripts.discover import find_session
+        from ctx_tui.window import Session
+
         try:
             path = path or find_session(project)
         except CtxError as exc:
@@ -261,7 +273,7 @@ def _collect(project: Path, config: Config, req: Request) -> Result:
     return text, metadata
 
 
-def _compress(project: Path, config: Config, req: Request) -> Result:
+def _compress(project: Path, config: Config | None, req: Request) -> Result:
     if req.context is None or (isinstance(req.context, str) and not req.context.strip()):
         raise RequestError("context: required for compress (the text to compress)")
     text = context_text(req.context)
@@ -276,7 +288,11 @@ def _compress(project: Path, config: Config, req: Request) -> Result:
     return result.text, metadata
 
 
-def _inject(project: Path, config: Config, req: Request) -> Result:
+def _inject(project: Path, config: Config | None, req: Request) -> Result:
+    from ctx_tui.config import Config
+    from ctx_tui.retrieve import enhance, enhance_block, search
+
+    config = config or Config()
     key = req.session_id or (DEFAULT_KEY if req.context is not None else _current_key(project))
     if req.context is None:
         cached = _read_cache(cache_path(project, key)).get("entries", {}).get("collect")
@@ -314,7 +330,7 @@ def _inject(project: Path, config: Config, req: Request) -> Result:
     return final, metadata
 
 
-def _clear(project: Path, config: Config, req: Request) -> Result:
+def _clear(project: Path, config: Config | None, req: Request) -> Result:
     key = req.session_id or _current_key(project)
     path = cache_path(project, key)
     with locked(path):
@@ -327,7 +343,7 @@ def _clear(project: Path, config: Config, req: Request) -> Result:
     return "", {"sessionId": key, "clearedKeys": sorted(entries), "clearedSize": size, "cleared": size > 0}
 
 
-HANDLERS: dict[str, Callable[[Path, Config, Request], Result]] = {
+HANDLERS: dict[str, Callable[[Path, "Config | None", Request], Result]] = {
     "collect": _collect,
     "compress": _compress,
     "inject": _inject,
@@ -345,13 +361,36 @@ def _failure(error: str, action: Any, started: float) -> dict[str, Any]:
     }
 
 
+def _load_modules(req: Request) -> None:
+    """Import what ``req``'s action needs (the imports inside the handlers then cost nothing)."""
+    if req.action == "inject":
+        import ctx_tui.config
+        import ctx_tui.retrieve  # noqa: F401
+    if req.session_id:
+        import ctx_tui.memory.session_store  # noqa: F401
+    if req.action == "collect" and req.context is None:
+        import ctx_tui.transcripts.discover
+        import ctx_tui.window  # noqa: F401
+
+
+def _project_config(project: Path) -> Config | None:
+    """The project's config, or None for the defaults when no config file exists (nothing to validate)."""
+    if not config_files(project):
+        return None
+    from ctx_tui.config import load_config
+
+    return load_config(project).config
+
+
 def handle(data: Any, project: Path) -> dict[str, Any]:
     """Run one decoded request; every failure becomes ``success: false`` with an error naming the field."""
     started = time.perf_counter()
     action = data.get("action") if isinstance(data, dict) else None
     try:
         req = parse_request(data)
-        config = load_config(project).config
+        config = _project_config(project)
+        _load_modules(req)
+        started = time.perf_counter()  # the call itself: one-time imports are start-up, like the tokenizer
         context, metadata = HANDLERS[req.action](project, config, req)
     except RequestError as exc:
         return _failure(str(exc), action, started)

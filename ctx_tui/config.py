@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.kinds import ItemType
+from ctx_tui.memory.kinds import PRESERVED_BY_DEFAULT, ItemType
 from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
 from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
 
@@ -53,9 +53,7 @@ class DecayConfig(_Section):
 class CompressionConfig(_Section):
     target_ratio: float = Field(0.3, gt=0.0, le=1.0)
     #: Item types whose text compression keeps whole.
-    preserve_types: list[ItemType] = Field(
-        default_factory=lambda: [ItemType.DECISION, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE]
-    )
+    preserve_types: list[ItemType] = Field(default_factory=lambda: list(PRESERVED_BY_DEFAULT))
     strategy: Literal["summary", "truncate", "semantic"] = "semantic"
 
 

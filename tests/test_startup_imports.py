@@ -96,3 +96,14 @@ def test_stats_without_a_config_file_builds_no_config_model(tmp_path: Path) -> N
     (tmp_path / ".ctx" / "config.yaml").write_text("window:\n  handoff_threshold: 0.3\n")
     run = _probe(tmp_path, "stats", str(fixture(CLAUDE_COMPACTED)), "--json")
     assert json.loads(run["stdout"])["handoff_suggested"] is True and "pydantic" in run["modules"]
+
+
+def test_an_api_compress_call_loads_no_config_session_or_reader_models(tmp_path: Path) -> None:
+    request = json.dumps({"action": "compress", "context": "We decided to keep the cache warm. " * 200,
+                          "options": {"maxLength": 100}})
+    run = _probe(tmp_path, "api", stdin=request.encode())
+    answer = json.loads(run["stdout"])
+    assert run["code"] == 0 and answer["success"] is True and answer["metadata"]["compressedLength"] <= 100
+    assert {"pydantic", "yaml", "textual"} & set(run["modules"]) == set()
+    assert not {"ctx_tui.config", "ctx_tui.window", "ctx_tui.retrieve", "ctx_tui.memory.session_store",
+                "ctx_tui.transcripts.claude"} & _ctx_modules(run["modules"])

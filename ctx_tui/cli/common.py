@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files
 from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, find_session
-from ctx_tui.window import Session
 
-if TYPE_CHECKING:  # the config model loads only when a command reads the config
+if TYPE_CHECKING:  # the config model and the readers load only when a command uses them
     from ctx_tui.config import Config
+    from ctx_tui.window import Session
 
 
 def project_root() -> Path:
@@ -83,6 +83,8 @@ def project_config_or_defaults() -> Config | None:
 
 def open_session(args: argparse.Namespace, config: Config | None = None) -> Session:
     """Open the session the arguments name and read it once."""
+    from ctx_tui.window import Session
+
     path = session_path(args)
     session = Session(path, config or load_project_config())
     try:

@@ -1,28 +1,48 @@
-"""Compression of the live window or any text, with measured retention (SPEC 4).
+"""Compression of the live window or any text, with measured retention (docs/compression.md).
 
-Public entry points (documented in docs/compression.md):
+Public entry points:
 
 * :func:`compress_text` — one text, one strategy, a token budget → :class:`CompressionResult`;
 * :func:`compress_window` — the live window of a session, rendered as clean text first;
 * :func:`compact_line` — a ``/compact <focus>`` instruction naming the critical items;
 * :func:`render_entries` — transcript entries as clean text (what ``collect`` returns).
+
+The names are imported when first used (PEP 562), so ``import ctx_tui.compress.core``
+— what a fresh ``ctx-tui api`` call needs — does not load the session and
+config models behind ``compress_window`` and ``compact_line``.
 """
 
-from ctx_tui.compress.core import STRATEGIES, CompressionResult, compress_text
-from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
-from ctx_tui.compress.focus import compact_line
-from ctx_tui.compress.window import compress_window
-from ctx_tui.compress.window_text import render_entries
+from __future__ import annotations
 
-__all__ = [
-    "STRATEGIES",
-    "CompressionResult",
-    "Fact",
-    "ItemLike",
-    "compact_line",
-    "compress_text",
-    "compress_window",
-    "extract_facts",
-    "measure_retention",
-    "render_entries",
-]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "STRATEGIES": "core",
+    "CompressionResult": "core",
+    "compress_text": "core",
+    "Fact": "facts",
+    "ItemLike": "facts",
+    "extract_facts": "facts",
+    "measure_retention": "facts",
+    "compact_line": "focus",
+    "compress_window": "window",
+    "render_entries": "window_text",
+}
+__all__ = sorted(_HOMES)
+
+if TYPE_CHECKING:
+    from ctx_tui.compress.core import STRATEGIES, CompressionResult, compress_text
+    from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
+    from ctx_tui.compress.focus import compact_line
+    from ctx_tui.compress.window import compress_window
+    from ctx_tui.compress.window_text import render_entries
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'ctx_tui.compress' has no attribute {name!r}")
+    value = getattr(import_module(f"ctx_tui.compress.{home}"), name)
+    globals()[name] = value
+    return value

@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctx_tui.compress.blocks import close_open_fence, split_blocks
 from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
@@ -29,9 +29,12 @@ from ctx_tui.compress.semantic import plan_semantic
 from ctx_tui.compress.summary import plan_summary
 from ctx_tui.compress.truncate import truncate
 from ctx_tui.compress.window_text import conversation_text
-from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
+from ctx_tui.memory.kinds import PRESERVED_BY_DEFAULT
 from ctx_tui.tokens import count_tokens
+
+if TYPE_CHECKING:  # the config model (pydantic) is built only where a caller gives one or a default is asked for
+    from ctx_tui.config import Config
 
 STRATEGIES = ("summary", "truncate", "semantic")
 #: Rebuild attempts when the assembled output is still over budget.
@@ -81,7 +84,11 @@ def budget_for(original: int, target_ratio: float | None, max_length: int | None
     if max_length is not None and max_length < 1:
         raise CtxError(f"max length must be a positive number of tokens, got {max_length}")
     if target_ratio is None and max_length is None:
-        target_ratio = (config or Config()).compression.target_ratio
+        if config is None:
+            from ctx_tui.config import Config
+
+            config = Config()
+        target_ratio = config.compression.target_ratio
     limits = []
     if target_ratio is not None:
         limits.append(math.floor(original * target_ratio))
@@ -95,9 +102,10 @@ def header(strategy: str, original: int, kept: int, total: int) -> str:
 
 
 def _body_fn(
-    strategy: str, text: str, facts: list[Fact], items: Sequence[ItemLike], tok: TokenEstimate, config: Config
+    strategy: str, text: str, facts: list[Fact], items: Sequence[ItemLike], tok: TokenEstimate, config: Config | None
 ) -> Callable[[int], str]:
-    preserve = frozenset(str(t) for t in config.compression.preserve_types)
+    types = config.compression.preserve_types if config is not None else PRESERVED_BY_DEFAULT
+    preserve = frozenset(str(t) for t in types)
     if strategy == "summary":
         return plan_summary(text, facts, items, tok, preserve)
     if strategy == "semantic":
@@ -151,7 +159,7 @@ def compress_text(
                                  (time.perf_counter() - started) * 1000, budget, retention.kept, retention.lost,
                                  len(retention.named_only))
 
-    make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original), config or Config())
+    make_body = _body_fn(strategy, text, facts, items, TokenEstimate(text, original), config)
     with_header = budget >= _MIN_HEADER_BUDGET
     # Fit with the header at its longest (kept = total); the real header is never longer.
     widest = header(strategy, original, len(facts), len(facts))

@@ -30,6 +30,10 @@ class ItemType(StrEnum):
     NOTE = "note"
 
 
+#: What compression keeps whole first when ``compression.preserve_types`` is not set.
+PRESERVED_BY_DEFAULT: tuple[ItemType, ...] = (ItemType.DECISION, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE)
+
+
 class Importance(StrEnum):
     HIGH = "high"
     MEDIUM = "medium"
