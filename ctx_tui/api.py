@@ -37,7 +37,7 @@ from ctx_tui.compress.facts import ItemLike
 from ctx_tui.compress.window_text import SOURCES, parse_sections, render_entries
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files, safe_name, state_dir
-from ctx_tui.storage import locked, write_atomic
+from ctx_tui.storage import locked, read_regular, write_atomic
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Entry, Format
 
@@ -147,7 +147,7 @@ def cache_path(project: Path, key: str) -> Path:
 
 def _read_cache(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError):

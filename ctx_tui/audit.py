@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ctx_tui.paths import state_dir
-from ctx_tui.storage import append_line
+from ctx_tui.storage import append_line, open_regular
 
 AUDIT_FILE = "audit.jsonl"
 
@@ -49,7 +49,7 @@ def read_events(project: Path) -> Iterator[dict[str, Any]]:
 
     path = audit_path(project)
     try:
-        fh = path.open("rb")
+        fh = open_regular(path)
     except FileNotFoundError:
         return
     with fh:

@@ -9,17 +9,19 @@ with one message naming the file, the key and what is allowed.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.kinds import PRESERVED_BY_DEFAULT, ItemType
-from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
 from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
+from ctx_tui.storage import read_regular
+from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
+from ctx_tui.yaml_load import YamlLimits, YamlLoadError, load_yaml
 
 __all__ = [
     "PROJECT_CONFIG",
@@ -145,19 +147,21 @@ class LoadedConfig:
     files: list[Path]
 
 
+#: A config file is a few dozen keys: anything much bigger is a mistake or an attack.
+CONFIG_LIMITS = YamlLimits(max_bytes=1_000_000, max_scalar=100_000, max_depth=16, max_aliases=100, max_nodes=10_000)
+
+
 def _read_layer(path: Path) -> dict[str, Any]:
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_regular(path, CONFIG_LIMITS.max_bytes).decode("utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text; save the config file as UTF-8") from None
     try:
-        data = yaml.safe_load(raw)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(f"{path}: invalid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+        data = load_yaml(raw, str(path), CONFIG_LIMITS)
+    except YamlLoadError as exc:
+        raise ConfigError(str(exc)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -193,7 +197,7 @@ def _validate(data: dict[str, Any], path: Path) -> None:
             if err["type"] == "value_error" and err.get("ctx"):
                 msg = str(err["ctx"].get("error", msg))
             if err.get("input") is not None:
-                msg += f" (got {_shown(repr(err['input']))})"
+                msg += f" (got {_shown(reprlib.repr(err['input']))})"
         raise ConfigError(f"{path}: key '{key}': {msg}") from None
 
 

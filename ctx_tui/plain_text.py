@@ -11,15 +11,26 @@ terminal, an agent's context or a file ctx-tui writes as live bytes.
 - :func:`clean_block` keeps a multi-line text (newlines and tabs) and drops the
   rest: for text an agent reads (compressed window);
 - :func:`one_line` folds a text to one bounded line: for queue items, CLI
-  output, MEMORY.md bullets and comments.
+  output, MEMORY.md bullets and comments;
+- :func:`terminal_text` is a multi-line text as it may reach a terminal or a
+  clipboard: :func:`clean_block` without invisible formatting either;
+- :func:`json_text` is JSON whose strings carry no raw C1, DEL or invisible
+  formatting character (``json`` already escapes C0 controls);
+- :class:`GuardedStream` wraps ``sys.stdout`` / ``sys.stderr`` for the whole of
+  a CLI command (``ctx_tui.cli.main``): the boundary every line of CLI output
+  crosses, whichever command printed it.
 
-The dashboard does not strip but *shows* control characters
-(``ctx_tui/ui/safe.py``), so a user can see that they were there.
+The dashboard does not strip but *shows* control and invisible characters
+(``ctx_tui/ui/safe.py``, built on the same character classes), so a user can
+see that they were there; its input fields and the clipboard get
+:func:`one_line` / :func:`terminal_text`.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any, TextIO
 
 #: Terminal escape sequences, 7-bit (ESC ...) and 8-bit (C1) forms:
 #: CSI (``ESC [`` params final), string sequences (OSC ``ESC ]``, DCS ``ESC P``,
@@ -63,3 +74,65 @@ def one_line(text: str, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         return text[: limit - 1].rstrip() + "…" if limit > 1 else "…"[:limit]
     return text
+
+
+def terminal_text(text: str) -> str:
+    """``text`` fit for a terminal or a clipboard: lines and tabs kept; no escape, control or invisible character."""
+    return INVISIBLE_CHARS.sub("", clean_block(text))
+
+
+#: Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal acts on or hides:
+#: DEL, C1 controls and invisible formatting (bidi overrides, zero-width, separators).
+_JSON_RAW_UNSAFE = re.compile(r"[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def json_text(obj: Any, **options: Any) -> str:
+    """``json.dumps(obj, ensure_ascii=False, **options)`` with DEL, C1 and invisible characters as ``\\uXXXX``.
+
+    The value is unchanged (a JSON reader gets the same strings back); only
+    what a terminal would act on when the JSON is printed is escaped.
+    """
+    return escape_json(json.dumps(obj, ensure_ascii=False, **options))
+
+
+def escape_json(dumped: str) -> str:
+    """JSON text (from ``json`` or ``orjson``) with raw DEL, C1 and invisible characters escaped."""
+    return _JSON_RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+
+
+#: Select Graphic Rendition (colour, bold): the only sequences Rich writes for ``ctx-tui stats``.
+SGR = re.compile(r"\x1b\[[0-9;:]*m")
+
+
+class GuardedStream:
+    """A text stream that passes every write through :func:`terminal_text`.
+
+    Installed over ``sys.stdout`` and ``sys.stderr`` while a CLI command runs,
+    so no escape, control or invisible character from a transcript, memory
+    file or handoff reaches the terminal, whatever code printed it. When the
+    stream is a terminal, colour sequences (SGR, ``ESC [ ... m``) pass: Rich
+    writes them, and they can only colour text (no title, clipboard, cursor or
+    link). A sequence split across two writes loses its ``ESC`` and shows as
+    text, never acts.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._colour = bool(getattr(stream, "isatty", lambda: False)())
+
+    def write(self, text: str) -> int:
+        if self._colour and "\x1b[" in text:
+            pieces = SGR.split(text)
+            codes = SGR.findall(text)
+            cleaned = terminal_text(pieces[0]) + "".join(c + terminal_text(p) for c, p in zip(codes, pieces[1:]))
+        else:
+            cleaned = terminal_text(text)
+        self._stream.write(cleaned)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...
+        return getattr(self._stream, name)

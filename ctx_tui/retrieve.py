@@ -29,17 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ctx_tui import audit
 from ctx_tui.compress.scoring import BM25, terms
 from ctx_tui.compress.window_text import tool_command
 from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
+from ctx_tui.handoff.schema import HandoffReadError, read_handoff
 from ctx_tui.memory.items import normalise_content
 from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import NOTE_FIELDS, SessionMemory, load_session_memory, session_id_of, sessions_dir
 from ctx_tui.memory.tiers import INSTRUCTION_FILES, Tier
+from ctx_tui.storage import read_regular
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
 
@@ -177,7 +177,7 @@ def _instruction_docs(project: Path, skipped: list[str]) -> Iterator[Doc]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(path).decode("utf-8", errors="replace")
         except OSError as exc:
             skipped.append(f"{path}: {exc.strerror or exc}")
             continue
@@ -216,12 +216,9 @@ def _handoff_docs(project: Path, config: Config, skipped: list[str]) -> Iterator
         return
     for path in sorted(folder.glob("*.y*ml")):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            skipped.append(f"{path}: {type(exc).__name__}")
-            continue
-        if not isinstance(data, dict):
-            skipped.append(f"{path}: not a handoff mapping")
+            data = read_handoff(path)
+        except HandoffReadError as exc:
+            skipped.append(str(exc))
             continue
         name = _rel(path, project)
         for field_name, text in _handoff_texts(data):

@@ -4,7 +4,10 @@ Every state file under ``.ctx/`` and MEMORY.md is written through here:
 the writer takes an exclusive lock on a sidecar ``<file>.lock`` (across
 processes), writes a temp file in the same folder, fsyncs it and renames it
 over the target, so a reader never sees half a file and two writers never
-interleave. Files that must never be replaced (handoffs) are
+interleave. A symlinked file is written through (its target is replaced, the
+link stays), modes are kept (new files follow the umask), and temp files left
+by a killed writer are removed by the next write beside them. Files that must
+never be replaced (handoffs) are
 created with :func:`create_exclusive`.
 
 Every file ctx-tui reads by a path it did not create goes through
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import time
 from collections.abc import Iterator
@@ -51,16 +55,20 @@ _KINDS = (
 class NotRegularFile(OSError):
     """A path that names a FIFO, device, socket or folder where a file was expected."""
 
+    def __init__(self, path: Path | str, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"not a regular file ({kind})", str(path))
+        self.kind = kind  # "a FIFO", "a folder"...
+
+
+class FileTooLarge(OSError):
+    """A file larger than its reader accepts."""
+
 
 def special_kind(mode: int) -> str | None:
     """What a non-regular file is ("a FIFO", "a folder"...), or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-def _refuse(path: Path | str, kind: str) -> NotRegularFile:
-    return NotRegularFile(errno.EINVAL, f"not a regular file ({kind})", str(path))
 
 
 def check_regular(path: Path | str) -> None:
@@ -71,7 +79,7 @@ def check_regular(path: Path | str) -> None:
         return
     kind = special_kind(mode)
     if kind is not None:
-        raise _refuse(path, kind)
+        raise NotRegularFile(path, kind)
 
 
 def open_regular(path: Path | str, buffering: int = -1) -> BinaryIO:
@@ -87,7 +95,7 @@ def open_regular(path: Path | str, buffering: int = -1) -> BinaryIO:
     try:
         kind = special_kind(os.fstat(fd).st_mode)
         if kind is not None:
-            raise _refuse(path, kind)
+            raise NotRegularFile(path, kind)
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb", buffering=buffering)
     except BaseException:
@@ -95,10 +103,17 @@ def open_regular(path: Path | str, buffering: int = -1) -> BinaryIO:
         raise
 
 
-def read_regular(path: Path | str) -> bytes:
-    """The bytes of the regular file ``path`` (see :func:`open_regular`)."""
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (see :func:`open_regular`).
+
+    With ``limit``, a file larger than that raises :class:`FileTooLarge`
+    after reading at most ``limit + 1`` bytes.
+    """
     with open_regular(path) as fh:
-        return fh.read()
+        data = fh.read() if limit is None else fh.read(limit + 1)
+    if limit is not None and len(data) > limit:
+        raise FileTooLarge(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data
 
 
 def lock_path(path: Path) -> Path:
@@ -167,16 +182,79 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         os.close(fd)
 
 
-def _write_temp(path: Path, payload: bytes) -> str:
-    """Write ``payload`` to a fsynced temp file beside ``path`` and return its name."""
-    import tempfile  # not at the top: the prompt hook imports this module and never writes a temp file
+#: Temp files are named ``.<target name>.ctx-tui-<pid>-<random>.tmp``: recognisable, and the
+#: writer's pid says whether a leftover's owner is still alive.
+_TEMP_RE = re.compile(r"^\..+\.ctx-tui-(\d+)-[0-9a-f]{8}\.tmp$")
+#: A temp file older than this whose writer is gone is a leftover of a killed process.
+STALE_TEMP_S = 60.0
 
+
+def temp_name(path: Path) -> Path:
+    """A fresh temp name beside ``path`` (see ``_TEMP_RE``)."""
+    return path.with_name(f".{path.name}.ctx-tui-{os.getpid()}-{os.urandom(4).hex()}.tmp")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or not a pid): leave its file alone
+    return True
+
+
+def remove_stale_temps(folder: Path, now: float | None = None) -> list[Path]:
+    """Remove ctx-tui temp files in ``folder`` older than ``STALE_TEMP_S`` whose writer is dead.
+
+    Run before each write, so a process killed between writing its temp file
+    and renaming it (``kill -9``, power loss) leaves nothing behind for long.
+    """
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMP_RE.match(entry.name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime < STALE_TEMP_S or _alive(int(match.group(1))):
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def resolve_target(path: Path) -> Path:
+    """Where a write to ``path`` lands: the file a symlink (or a chain of them) points to.
+
+    Writing beside the symlink and renaming over it would replace the link with
+    a plain file and leave its target (a dotfiles repo's MEMORY.md, say) stale.
+    """
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
+
+
+def _write_temp(path: Path, payload: bytes, mode: int | None = None) -> Path:
+    """Write ``payload`` to a fsynced temp file beside ``path`` and return its name.
+
+    The temp file is created with 0o666, so the umask decides a new file's
+    mode; ``mode`` (an existing file's) is set instead when given.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    remove_stale_temps(path.parent)
+    tmp = temp_name(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
     except BaseException:
         os.unlink(tmp)
@@ -187,14 +265,20 @@ def _write_temp(path: Path, payload: bytes) -> str:
 def write_atomic(path: Path, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` atomically (temp file + rename, same folder).
 
-    The caller holds :func:`locked` when the write depends on what it read.
+    A symlink is followed: the temp file is written beside the final target
+    and renamed over it, so the link stays a link and its target gets the new
+    text. An existing file keeps its mode; a new one gets 0o666 less the
+    umask. The caller holds :func:`locked` when the write depends on what it read.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = _write_temp(path, payload)
+    target = resolve_target(path)
     try:
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    tmp = _write_temp(target, payload, mode)
+    try:
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -207,7 +291,7 @@ def append_line(path: Path, line: str) -> None:
     """Append one line (newline added) under the file's lock, in a single write."""
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     with locked(path):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
             os.write(fd, data)
         finally:
@@ -224,7 +308,7 @@ def _open_exclusive(path: Path, start: int, payload: bytes) -> Path:
     for n in range(start, MAX_SUFFIX + 1):
         target = _numbered(path, n)
         try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
         with os.fdopen(fd, "wb") as fh:
@@ -250,7 +334,6 @@ def create_exclusive(path: Path, data: bytes | str) -> Path:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     tmp = _write_temp(path, payload)
     try:
-        os.chmod(tmp, 0o644)
         for n in range(1, MAX_SUFFIX + 1):
             target = _numbered(path, n)
             try:

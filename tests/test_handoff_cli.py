@@ -77,7 +77,7 @@ def test_check_exit_codes(tmp_path: Path, run: Callable[..., Result]) -> None:
     assert types.returncode == 1
     assert "task_state.completion_pct: must be a number (got str)" in types.stdout
     for name, words in (("missing.yaml", "no such file"), ("list.yaml", "got list"), ("binary.yaml", "not UTF-8"),
-                        (".", "is a directory")):
+                        (".", "is a folder")):
         bad = run(tmp_path, "check", name)
         assert bad.returncode == 2, name
         assert words in bad.stderr

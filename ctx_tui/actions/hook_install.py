@@ -19,7 +19,7 @@ from typing import Any
 
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import state_dir
-from ctx_tui.storage import locked, write_atomic
+from ctx_tui.storage import locked, read_regular, write_atomic
 
 SETTINGS_FILE = Path(".claude") / "settings.json"
 LOCAL_SETTINGS_FILE = Path(".claude") / "settings.local.json"
@@ -101,7 +101,7 @@ def _hook_entries(groups: Any) -> list[dict[str, Any]]:
 
 def _read_settings(path: Path) -> dict[str, Any]:
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_regular(path).decode("utf-8")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
@@ -115,6 +115,10 @@ def _read_settings(path: Path) -> dict[str, Any]:
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "fix it or wire the hooks by hand (see `ctx-tui hook install --print`); nothing was changed"
         ) from None
+    except RecursionError:
+        raise CtxError(f"{path}: nested too deeply to read; nothing was changed") from None
+    except ValueError:  # the only other failure of json.loads: an integer too long to convert
+        raise CtxError(f"{path}: holds a number of more than {sys.get_int_max_str_digits():,} digits; nothing was changed") from None
     if not isinstance(data, dict):
         raise CtxError(f"{path}: the top level must be a JSON object; nothing was changed")
     return data
@@ -156,13 +160,27 @@ def merge_settings(
 def install_hooks(project: Path, base: str | None = None) -> InstallResult:
     """Merge the hooks into ``<project>/.claude/settings.json`` (created if missing)."""
     path = project / SETTINGS_FILE
-    with locked(state_dir(project) / "claude-settings.json"):
-        current = _read_settings(path)
-        merged, added, updated = merge_settings(current, base)
-        changed = bool(added or updated)
-        if changed:
-            write_atomic(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+    try:
+        with locked(state_dir(project) / "claude-settings.json"):
+            current = _read_settings(path)
+            merged, added, updated = merge_settings(current, base)
+            changed = bool(added or updated)
+            if changed:
+                write_atomic(path, _settings_text(merged))
+    except OSError as exc:
+        where = exc.filename or path
+        raise CtxError(f"{where}: cannot write ({exc.strerror or exc}); {path} was not changed") from None
     return InstallResult(path, changed, added, updated, merged)
+
+
+def _settings_text(settings: dict[str, Any]) -> str:
+    """The settings as JSON text; strings that cannot be UTF-8 (a lone surrogate) stay ``\\u`` escapes."""
+    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(settings, indent=2) + "\n"
+    return text
 
 
 def _user_settings() -> Path:

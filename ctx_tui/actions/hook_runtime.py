@@ -6,13 +6,22 @@ Claude Code starts a hook command with a JSON object on stdin (``session_id``,
 break the agent: :func:`run_hook` turns any error into a line of
 ``.ctx/hook-errors.log`` (or, when ``.ctx/`` cannot be written, the user's
 ``$XDG_STATE_HOME/ctx-tui/hook-errors.log``) and an empty answer.
+
+Claude Code holds the user's prompt until the hook answers, so a hook also
+runs against a clock: :func:`time_budget` interrupts it after
+``HOOK_BUDGET_S`` (a huge session memory, a stuck lock, a slow disk) and it
+answers nothing. A handler calls :func:`disarm` at its commit point (just
+before it empties the restatement queue) so that what it took is always printed.
+The answer is ASCII JSON: no raw C1 or invisible character reaches the agent's terminal.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -23,12 +32,50 @@ from ctx_tui.paths import state_dir
 # platform, dataclasses, inspect) would cost the prompt hook ~15 ms each time.
 
 HOOK_ERROR_LOG = "hook-errors.log"
+#: Seconds a hook may work before its commit point (Python's start-up comes on top; the whole
+#: hook stays under 2 s).
+HOOK_BUDGET_S = 1.2
 #: A log this large is moved to ``hook-errors.log.1`` before the next line.
 MAX_LOG_BYTES = 1_000_000
 
 
 class HookInputError(ValueError):
     """The hook's stdin is not what Claude Code sends."""
+
+
+class HookTimeout(Exception):
+    """The hook used up its time budget before its commit point."""
+
+
+def _expired(signum: int, frame: Any) -> None:
+    raise HookTimeout(f"no answer within {HOOK_BUDGET_S} s; the hook gave up (nothing was taken from the queue)")
+
+
+@contextmanager
+def time_budget(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`HookTimeout` in the body after ``seconds`` (SIGALRM; in the main thread only)."""
+    try:
+        previous = signal.signal(signal.SIGALRM, _expired) if seconds is not None and hasattr(signal, "setitimer") else None
+    except ValueError:  # not the main thread: no budget
+        previous = None
+    if previous is None:
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def disarm() -> None:
+    """Stop the running :func:`time_budget`: past this point the hook finishes what it took."""
+    if hasattr(signal, "setitimer"):
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        except ValueError:
+            pass
 
 
 class HookInput(NamedTuple):
@@ -125,18 +172,20 @@ def log_hook_error(project: Path, hook: str, exc: BaseException, session: str | 
 Handler = Callable[[HookInput], "dict[str, Any] | None"]
 
 
-def run_hook(name: str, handler: Handler, stdin: bytes, default_cwd: Path) -> str:
+def run_hook(name: str, handler: Handler, stdin: bytes, default_cwd: Path, budget: float | None = None) -> str:
     """Run one hook; the JSON text to print, or "" (nothing to say, or an error was logged).
 
     Never raises: whatever goes wrong inside is logged and answered with "".
+    With ``budget`` the handler runs under :func:`time_budget`.
     """
     project = default_cwd
     session: str | None = None
     try:
-        hook = parse_hook_input(stdin, default_cwd)
-        project, session = hook.cwd, hook.session_id
-        answer = handler(hook)
-        return _dumps(answer) if answer else ""
+        with time_budget(budget):
+            hook = parse_hook_input(stdin, default_cwd)
+            project, session = hook.cwd, hook.session_id
+            answer = handler(hook)
+        return json.dumps(answer, separators=(",", ":")) if answer else ""  # ASCII: \\u escapes
     except BaseException as exc:  # a hook must never break the agent
         log_hook_error(project, name, exc, session)
         return ""

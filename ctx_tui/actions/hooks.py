@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, log_hook_error
+from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, disarm, log_hook_error
 from ctx_tui.paths import config_files, restate_queue_path
 
 # _heavy_imports_note: Claude Code starts a hook process on every prompt and
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 #: The hook's stdin field that tells a deferred job how much of the transcript to read.
 LIMIT_FIELD = "ctx_tui_limit_bytes"
 DEFERRED_JOBS = ("pre-compact", "auto-refresh")
+#: How long the prompt hook waits for the queue's lock; on a timeout the queue stays for the next prompt.
+TAKE_LOCK_TIMEOUT_S = 0.3
 
 
 def _config(hook: HookInput, name: str) -> Config | None:
@@ -105,6 +107,7 @@ def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator
     """
     import tempfile
 
+    from ctx_tui.storage import open_regular
     from ctx_tui.window import Session  # see _heavy_imports_note
 
     if limit_bytes is None or path.stat().st_size <= limit_bytes:
@@ -114,7 +117,7 @@ def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator
         return
     with tempfile.TemporaryDirectory(prefix="ctx-tui-hook-") as folder:
         copy = Path(folder) / path.name
-        with path.open("rb") as src, copy.open("wb") as dst:
+        with open_regular(path) as src, copy.open("wb") as dst:
             remaining = limit_bytes
             while remaining > 0:
                 chunk = src.read(min(remaining, 1 << 20))
@@ -183,7 +186,8 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.actions.restate_queue import restatement_text, take_restatements
 
-    items = take_restatements(hook.cwd, hook.session_id)
+    disarm()  # the commit point: what is taken from the queue is printed
+    items = take_restatements(hook.cwd, hook.session_id, lock_timeout=TAKE_LOCK_TIMEOUT_S)
     text = restatement_text(items)
     if not text:
         return None

@@ -41,6 +41,7 @@ from ctx_tui.memory.memory_md import (
 )
 from ctx_tui.memory.session_store import Promotion, SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name
+from ctx_tui.storage import read_regular
 
 #: Types proposed automatically whatever their importance (long-lived by nature).
 ALWAYS_PROMOTED = frozenset({ItemType.USER_PREFERENCE, ItemType.PROJECT_CONFIG})
@@ -70,7 +71,7 @@ class ApproveResult:
 def memory_digest(path: Path) -> str:
     """A digest of MEMORY.md as it is now ("" when missing); pass it back as ``seen_digest``."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(read_regular(path)).hexdigest()
     except FileNotFoundError:
         return ""
 

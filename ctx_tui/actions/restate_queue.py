@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ctx_tui.memory.kinds import importance_rank, now_iso
 from ctx_tui.paths import restate_queue_path as queue_path
 from ctx_tui.plain_text import one_line
-from ctx_tui.storage import locked, write_atomic
+from ctx_tui.storage import LOCK_TIMEOUT_S, locked, read_regular, write_atomic
 
 if TYPE_CHECKING:
     from ctx_tui.memory.items import TrackedItem
@@ -116,7 +116,7 @@ def _read_queue(path: Path) -> list[QueuedItem]:
     The caller holds the queue's lock.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         return []
     try:
@@ -166,15 +166,16 @@ def pending_restatements(project: Path, session_id: str) -> list[QueuedItem]:
         return _read_queue(path)
 
 
-def take_restatements(project: Path, session_id: str) -> list[QueuedItem]:
+def take_restatements(project: Path, session_id: str, lock_timeout: float = LOCK_TIMEOUT_S) -> list[QueuedItem]:
     """Empty the queue and return what it held; concurrent takers never both get an item.
 
-    Cheap when nothing waits: no lock is taken and nothing is created.
+    Cheap when nothing waits: no lock is taken and nothing is created. A lock
+    not had within ``lock_timeout`` raises ``storage.LockTimeout`` (the queue is untouched).
     """
     path = queue_path(project, session_id)
     if not path.exists():
         return []
-    with locked(path):
+    with locked(path, lock_timeout):
         items = _read_queue(path)
         try:
             path.unlink()

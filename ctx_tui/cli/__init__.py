@@ -69,8 +69,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args_list[1] in EVENT_HOOKS:
             return run_event(args_list[1])
+    dashboard = not args_list or args_list[0] not in COMMANDS.keys() | {"-h", "--help", "--version"}
+    if dashboard:  # Textual draws the screen (its widgets show text with ctx_tui.ui.safe)
+        return _run(args_list, dashboard)
+    from ctx_tui.plain_text import GuardedStream
+
+    saved = sys.stdout, sys.stderr
+    # The output boundary: whatever a command prints crosses GuardedStream.
+    sys.stdout, sys.stderr = GuardedStream(sys.stdout), GuardedStream(sys.stderr)
     try:
-        if not args_list or args_list[0] not in COMMANDS.keys() | {"-h", "--help", "--version"}:
+        return _run(args_list, dashboard)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(args_list: list[str], dashboard: bool) -> int:
+    try:
+        if dashboard:
             from ctx_tui.cli.dashboard_cmd import run_dashboard
 
             return run_dashboard(args_list)
@@ -79,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         return int(args.func(args) or 0)
     except CtxError as exc:
-        print(f"ctx-tui: {exc}", file=sys.stderr)
+        print(f"ctx-tui: {_plain(str(exc))}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     except KeyboardInterrupt:
         return 130
@@ -88,5 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: never a traceback
         if os.environ.get("CTX_TUI_DEBUG"):
             raise
-        print(f"ctx-tui: internal error: {type(exc).__name__}: {exc} (set CTX_TUI_DEBUG=1 for details)", file=sys.stderr)
+        print(f"ctx-tui: internal error: {type(exc).__name__}: {_plain(str(exc))} (set CTX_TUI_DEBUG=1 for details)", file=sys.stderr)
         return 1
+
+
+def _plain(text: str) -> str:
+    """An error line as it may reach the terminal (the dashboard's errors do not cross GuardedStream)."""
+    from ctx_tui.plain_text import terminal_text
+
+    return terminal_text(text)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from ctx_tui.api import handle_text
 from ctx_tui.cli.common import project_root, read_input
+from ctx_tui.plain_text import json_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,5 +25,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     response = handle_text(read_input(args.request), project_root())
-    sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(response) + "\n")
     return 0

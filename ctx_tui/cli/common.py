@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import sys
 from enum import Enum
@@ -20,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files
+from ctx_tui.plain_text import json_text
+from ctx_tui.storage import read_regular
 from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, find_session
 
 if TYPE_CHECKING:  # the config model and the readers load only when a command uses them
@@ -99,7 +100,7 @@ def read_input(path: Path) -> str:
     if str(path) == "-":
         return sys.stdin.buffer.read().decode("utf-8", errors="replace")
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_regular(path).decode("utf-8", errors="replace")
     except OSError as exc:
         raise CtxError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
@@ -118,4 +119,4 @@ def _jsonable(obj: Any) -> Any:
 
 def print_json(obj: Any) -> None:
     """Print ``obj`` as indented JSON (dataclasses, enums, paths, pydantic models allowed)."""
-    sys.stdout.write(json.dumps(obj, default=_jsonable, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(obj, default=_jsonable, indent=2) + "\n")

@@ -30,7 +30,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import Finding, check_handoff, passes
 from ctx_tui.handoff.draft import draft_from_session, merge
 from ctx_tui.handoff.prefill import base_draft
-from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
+from ctx_tui.handoff.resume import list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import HandoffReadError, dump_handoff, parse_handoff, read_handoff
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, handoff_dir, write_handoff
 from ctx_tui.paths import shown_path, state_dir
@@ -132,7 +132,12 @@ def run_check(args: argparse.Namespace) -> int:
 def run_latest(args: argparse.Namespace) -> int:
     project = project_root()
     config = load_project_config()
-    latest = latest_handoff(project, config)
+    handoffs = list_handoffs(project, config)
+    latest = next((h for h in handoffs if h.data is not None), None)
+    for skipped in handoffs:
+        if skipped is latest:
+            break
+        print(f"note: skipped {one_line(skipped.error or str(skipped.path))}", file=sys.stderr)
     if latest is None:
         raise CtxError(f"no readable handoff in {handoff_dir(project, config)}")
     if args.json:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctx_tui.actions import hooks
-from ctx_tui.actions.hook_runtime import Handler, log_hook_error, run_hook
+from ctx_tui.actions.hook_runtime import HOOK_BUDGET_S, Handler, log_hook_error, run_hook
 
 if TYPE_CHECKING:
     import argparse
@@ -46,7 +46,8 @@ def run_event(name: str, job: str | None = None) -> int:
     cwd = Path.cwd()
     try:
         handler = hooks.deferred_handler(job or "") if name == "deferred" else EVENT_HOOKS[name][0]
-        output = run_hook(name, handler, _read_stdin(), cwd)
+        # a detached deferred job may take its time; a hook Claude Code waits for may not
+        output = run_hook(name, handler, _read_stdin(), cwd, budget=None if name == "deferred" else HOOK_BUDGET_S)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()

@@ -61,17 +61,21 @@ def list_handoffs(project: Path, config: Config) -> list[HandoffFile]:
         return []
     files: list[tuple[tuple[datetime, int, str], HandoffFile]] = []
     for path in paths:
+        findings: list[Finding] = []
         try:
             data: dict[str, Any] | None = read_handoff(path)
             error = None
+            findings = check_handoff(data, project)
         except HandoffReadError as exc:
             data, error = None, str(exc)
+        except (ValueError, TypeError, RecursionError) as exc:  # a value of a shape the gate cannot judge
+            data, error = None, f"{path}: cannot be checked ({type(exc).__name__}: {exc})"
         try:
             mtime_ns = path.stat().st_mtime_ns
             when = _when(data, path)
         except OSError:
             continue  # removed while listing
-        item = HandoffFile(path, data, error, check_handoff(data, project) if data is not None else [], when)
+        item = HandoffFile(path, data, error, findings, when)
         files.append(((when, mtime_ns, path.name), item))
     files.sort(key=lambda pair: pair[0], reverse=True)
     return [item for _, item in files]

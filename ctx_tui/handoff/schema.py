@@ -2,8 +2,8 @@
 
 The model states the types and which fields are required; the quality gate
 (:mod:`ctx_tui.handoff.gate`) adds what makes a handoff *useful* (concrete
-text, one exact first step, an honest completion). Reading uses
-``yaml.safe_load`` only; writing emits the fields in the order of the SPEC,
+text, one exact first step, an honest completion). Reading uses the safe
+loader with limits (:mod:`ctx_tui.yaml_load`); writing emits the fields in the order of the SPEC,
 multi-line text as ``|`` blocks, so a handoff reads top to bottom like a note.
 """
 
@@ -18,10 +18,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ctx_tui.errors import CtxError
+from ctx_tui.storage import FileTooLarge, NotRegularFile, read_regular
+from ctx_tui.yaml_load import YamlLimits, YamlLoadError, load_yaml
 
 HANDOFF_VERSION = "1.0.0"
 #: A handoff is a note, not a data dump: refuse to parse anything larger.
 MAX_HANDOFF_BYTES = 1_000_000
+#: A handoff is a page of fields: limits well above any real one, far below an attack.
+HANDOFF_LIMITS = YamlLimits(max_bytes=MAX_HANDOFF_BYTES, max_scalar=MAX_HANDOFF_BYTES, max_depth=16, max_aliases=100, max_nodes=100_000)
 
 StrList = list[str]
 #: Fields holding lists; ``None`` (an empty YAML value) reads as an empty list.
@@ -165,12 +169,9 @@ def dump_handoff(data: Handoff | Mapping[str, Any], comment: str | None = None) 
 def parse_handoff(text: str, source: str = "<handoff>") -> dict[str, Any]:
     """The mapping in a handoff's YAML text; :class:`HandoffReadError` when it is not one."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or exc
-        raise HandoffReadError(f"{source}: invalid YAML{where}: {problem}") from None
+        data = load_yaml(text, source, HANDOFF_LIMITS)
+    except YamlLoadError as exc:
+        raise HandoffReadError(str(exc)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -181,16 +182,15 @@ def parse_handoff(text: str, source: str = "<handoff>") -> dict[str, Any]:
 def read_handoff(path: Path) -> dict[str, Any]:
     """Read and parse one handoff file; :class:`HandoffReadError` names what is wrong."""
     try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_HANDOFF_BYTES + 1)
+        raw = read_regular(path, MAX_HANDOFF_BYTES)
     except FileNotFoundError:
         raise HandoffReadError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise HandoffReadError(f"{path}: is a directory, not a handoff file") from None
+    except NotRegularFile as exc:
+        raise HandoffReadError(f"{path}: is {exc.kind}, not a handoff file") from None
+    except FileTooLarge:
+        raise HandoffReadError(f"{path}: larger than {MAX_HANDOFF_BYTES} bytes; not a handoff") from None
     except OSError as exc:
         raise HandoffReadError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(raw) > MAX_HANDOFF_BYTES:
-        raise HandoffReadError(f"{path}: larger than {MAX_HANDOFF_BYTES} bytes; not a handoff")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

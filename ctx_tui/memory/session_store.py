@@ -28,14 +28,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.paths import safe_name, state_dir
-from ctx_tui.storage import locked, write_atomic
+from ctx_tui.storage import locked, read_regular, write_atomic
+from ctx_tui.yaml_load import DEFAULT_LIMITS, YamlLoadError, load_yaml
 
 if TYPE_CHECKING:
     from ctx_tui.memory.view import SessionLike
 
 SESSIONS_DIR = "sessions"
-#: libyaml's safe loader and dumper when PyYAML has them (several times faster), else the pure ones.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: libyaml's safe dumper when PyYAML has it (several times faster), else the pure one.
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
@@ -207,11 +207,9 @@ def session_memory_path(project: Path, session_id: str) -> Path:
 
 def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
     try:
-        data: Any = yaml.load(raw, Loader=_LOADER)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise CtxError(f"{path}: invalid YAML{where}: {getattr(exc, 'problem', None) or exc}; fix or remove the file") from None
+        data: Any = load_yaml(raw, str(path))
+    except YamlLoadError as exc:
+        raise CtxError(f"{exc}; fix or remove the file") from None
     if data is None:
         return SessionMemory(session_id=session_id)
     if not isinstance(data, dict):
@@ -232,11 +230,13 @@ _PARSED: dict[Path, tuple[str, SessionMemory]] = {}
 
 def _read(path: Path, session_id: str) -> SessionMemory:
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_regular(path, DEFAULT_LIMITS.max_bytes).decode("utf-8")
     except FileNotFoundError:
         return SessionMemory(session_id=session_id)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CtxError(f"{path}: cannot read session memory ({exc})") from None
+    except OSError as exc:
+        raise CtxError(f"{path}: cannot read session memory ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise CtxError(f"{path}: cannot read session memory (not UTF-8 text at byte {exc.start})") from None
     cached = _PARSED.get(path)
     if cached is not None and cached[0] == raw:
         return cached[1].model_copy(deep=True)

@@ -22,6 +22,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.memory.memory_md import MemoryDoc, read_memory
 from ctx_tui.memory.session_store import SessionMemory, session_memory_path
+from ctx_tui.storage import read_regular
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Entry
 from ctx_tui.window_model import WindowState
@@ -133,7 +134,7 @@ def _medium_term(project: Path, memory: SessionMemory) -> TierSummary:
     labels = [_label(kind, text) for kind, texts in groups for text in texts]
     path = session_memory_path(project, memory.session_id)
     try:
-        tokens = _tokens(path.read_text(encoding="utf-8", errors="replace"))
+        tokens = _tokens(read_regular(path).decode("utf-8", errors="replace"))
     except OSError:
         tokens = 0
     return TierSummary("medium-term", str(path), len(labels), tokens, tuple(labels[:MAX_LABELS]))

@@ -21,6 +21,7 @@ from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
+from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
 
@@ -77,6 +78,15 @@ class DashboardApp(App[None]):
         self.feed = SessionFeed(path, project, config, clock)
         self._last_problem: str | None = None
         self._posted: Snapshot | None = None  # the worker's last posted snapshot (worker side only)
+
+    # -- the output boundary of the app's own channels ---------------------------------------
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None, markup: bool = True) -> None:
+        """Every toast (the app's, a screen's or a widget's) shows control characters as visible stand-ins."""
+        super().notify(clean(message), title=clean(title, one_line=True), severity=severity, timeout=timeout, markup=markup)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Every clipboard payload loses escapes, controls and invisible characters (``clipboard_text``)."""
+        super().copy_to_clipboard(clipboard_text(text))
 
     async def on_mount(self) -> None:
         self.dashboard = DashboardScreen(self.path, self.project)

@@ -38,7 +38,7 @@ from ctx_tui.handoff.draft import StartingDraft, read_starting_draft
 from ctx_tui.handoff.prefill import now_stamp
 from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
 from ctx_tui.paths import shown_path
-from ctx_tui.ui.safe import clean, literal
+from ctx_tui.ui.safe import clean, input_value, literal
 from ctx_tui.ui.screens.confirm import ConfirmScreen
 from ctx_tui.ui.screens.handoff_fields import (
     BY_KEY,
@@ -178,9 +178,9 @@ class HandoffFormScreen(ModalScreen[Path | None]):
     # -- values --------------------------------------------------------------------------
     def _set_text(self, spec: FieldSpec, text: str) -> None:
         if spec.kind in ("lines", "decisions", "prose"):
-            self.query_one(f"#{spec.widget_id}", TextArea).load_text(text)
+            self.query_one(f"#{spec.widget_id}", TextArea).load_text(input_value(text, multiline=True))
         else:
-            self.query_one(f"#{spec.widget_id}", Input).value = text
+            self.query_one(f"#{spec.widget_id}", Input).value = input_value(text)
 
     def _text(self, spec: FieldSpec) -> str:
         if spec.kind in ("lines", "decisions", "prose"):
