@@ -102,6 +102,9 @@ def _assert_sources_are_prose(session: Session) -> None:
         if x.item.type is ItemType.PROGRESS:
             assert entry.kind is Kind.TOOL_CALL and entry.tool_name in ("TodoWrite", "update_plan")
             continue
+        if entry.kind in (Kind.TOOL_CALL, Kind.TOOL_RESULT):  # a plan to approve, the user's answers
+            assert x.item.type is ItemType.DECISION and entry.tool_name in ("ExitPlanMode", "AskUserQuestion")
+            continue
         assert entry.kind in (Kind.USER, Kind.ASSISTANT), (x.item, entry.kind)
         assert not entry.is_sidechain
         if x.item.type is not ItemType.DECISION:
@@ -318,3 +321,24 @@ def test_decisions_for_the_handoff() -> None:
     (d,) = decisions_of(entries)
     assert d.decision == "We'll use Redis for the cache"
     assert d.rationale == "it supports TTLs, wired in api/cache.py." and d.affects_files == ("api/cache.py",)
+
+
+def test_answers_to_ask_user_question_and_the_exit_plan_are_decisions() -> None:
+    answers = (
+        'User has answered your questions: "Which store for sessions?"="Redis (Recommended)", '
+        '"Retry policy?"="3 retries, exponential backoff". You can now continue with the user\'s answers in mind.'
+    )
+    plan = "## Plan\n\n**Approach:** one worker per queue, scaled by depth\n\n1. Add the worker\n2. Add the autoscaler"
+    entries = [
+        _e(0, Kind.USER, "Design the job runner for the ETL."),
+        _e(1, Kind.TOOL_CALL, "AskUserQuestion {}", tool_name="AskUserQuestion", tool_use_id="t1"),
+        _e(2, Kind.TOOL_RESULT, answers, tool_name="AskUserQuestion", tool_use_id="t1"),
+        _e(3, Kind.TOOL_CALL, "ExitPlanMode {}", tool_name="ExitPlanMode", tool_input={"plan": plan}),
+        _e(4, Kind.TOOL_RESULT, "You must never run this; we'll use Kafka.", tool_name="Bash"),
+    ]
+    decisions = [x.item.content for x in extract_items(entries) if x.item.type is ItemType.DECISION]
+    assert decisions == [
+        "Redis (Recommended) — Which store for sessions?",
+        "3 retries, exponential backoff — Retry policy?",
+        "one worker per queue, scaled by depth",
+    ]

@@ -21,14 +21,16 @@ list items, ``Label: text`` lines, plan-tool calls — and lexical second
   ``Solution: X`` / ``Approach: X`` / ``Recommended Design: X`` labels and
   headings, and the items of a "Technical Decisions" list; an approval
   ("yes, go with option 2") becomes the option it names from the assistant's
-  previous message. A ``because``/``since``/``so that`` clause is the
-  rationale, file paths the affected files.
+  previous message, an answer to the agent's ``AskUserQuestion`` the option
+  picked, and ``ExitPlanMode``'s plan is read like assistant text. A
+  ``because``/``since``/``so that`` clause is the rationale, file paths the
+  affected files.
 * **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: in
   progress, next, done (one item, updated as the plan changes).
 * **Memory notes** — a Claude Code ``<user-memory-input>`` note is a
   standing rule of the user's.
 
-Never a source: tool results, thinking, system text (but memory notes),
+Never a source: tool results (but the user's answers), thinking, system text (but memory notes),
 compaction summaries, sub-agent traffic, questions, code blocks, quoted and
 tagged blocks, pasted command output, fixture/redaction placeholders.
 
@@ -476,6 +478,10 @@ def _plan_progress(entry: Entry) -> str | None:
     return _bounded(" — ".join(parts)) if parts else None
 
 
+#: Claude Code's AskUserQuestion result: the user's own choices, as ``"question"="answer"`` pairs.
+_ANSWERS_HEAD = "User has answered your questions:"
+_ANSWER = re.compile(r'"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.){1,400}?)"')
+
 # -- the incremental extractor ----------------------------------------------------------
 
 
@@ -516,6 +522,14 @@ class _Extractor:
             progress = _plan_progress(entry)
             if progress:
                 self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)
+        elif kind is Kind.TOOL_CALL and entry.tool_name == "ExitPlanMode":
+            plan = (entry.tool_input or {}).get("plan")
+            if isinstance(plan, str):  # the plan the user is asked to approve: its decisions are the assistant's
+                for statement in _statements("assistant", plan):
+                    self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+        elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
+            for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
+                self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
         elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
             for note in _MEMORY_NOTE.findall(entry.text):
                 note = _clean(note)
