@@ -11,6 +11,7 @@ fails here; if the change is intended, recompute the digest and say why.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import fields
 from pathlib import Path
 
@@ -18,7 +19,9 @@ import orjson
 import pytest
 
 from conftest import CODEX_FULL, CODEX_REDACTED, fixture
-from ctx_tui.transcripts.model import Entry
+from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.codex import CodexReader
+from ctx_tui.transcripts.model import Entry, Format
 from ctx_tui.window import Session
 
 EXPECTED = {
@@ -131,3 +134,36 @@ def test_turn_contexts_alike_but_for_their_turn_id_keep_model_and_cwd(tmp_path: 
         fh.write(reordered + b"\n" + _turn_context("t8", "gpt-5.1", "/b") + b"\n")
     session.poll()
     assert (session.meta.model, session.meta.cwd) == ("gpt-5.1", "/b")
+
+
+def _spaced(line: bytes) -> bytes:
+    """``line`` as JSON with a space after ``,`` and ``:`` (how Python's json module and some tools write)."""
+    return json.dumps(orjson.loads(line), ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
+def test_spaced_json_reads_as_the_compact_file(tmp_path: Path, name: str) -> None:
+    """The same rollout rewritten as spaced JSON yields the same pinned digest."""
+    path = tmp_path / "rollout.jsonl"
+    lines = fixture(name).read_bytes().splitlines()
+    path.write_bytes(b"\n".join(_spaced(line) if line.strip() else line for line in lines) + b"\n")
+    assert read_digest(path) == EXPECTED[name]
+
+
+def test_row_skips_work_on_spaced_json() -> None:
+    """Progress events, repeated token counts and known turn contexts are dropped before parsing, spaced or not."""
+    usage = {"total_tokens": 10, "input_tokens": 9, "cached_input_tokens": 0, "output_tokens": 1}
+    info = {"last_token_usage": usage, "model_context_window": 1000}
+    for spell in (lambda line: line, _spaced):
+        reader = CodexReader(Transcript(Format.CODEX))
+        agent = orjson.dumps({"timestamp": "t", "type": "event_msg", "payload": {"type": "agent_message", "message": "x"}})
+        assert reader.prepare(spell(agent)) is None
+        assert reader.prepare(spell(_token_count_line(info))) is None  # read from its info bytes
+        assert reader.t.last_usage is not None and reader.t.last_usage.context_tokens == 10
+        assert reader.prepare(spell(_token_count_line(None))) is None
+        assert reader.prepare(spell(_turn_context("t1", "gpt-5", "/a"))) is None
+        assert (reader.t.meta.model, reader.t.meta.cwd) == ("gpt-5", "/a")
+        item = spell(orjson.dumps({"timestamp": "t", "type": "response_item", "payload": {"type": "message"}}))
+        assert reader.prepare(item) is item
+        user = spell(orjson.dumps({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message"}}))
+        assert reader.prepare(user) is user

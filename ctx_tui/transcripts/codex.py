@@ -34,7 +34,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -47,8 +47,34 @@ CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event
 _CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _RESULT_TYPES = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _ASSISTANT, _SYSTEM, _THINKING, _TOOL_RESULT = Kind.ASSISTANT, Kind.SYSTEM, Kind.THINKING, Kind.TOOL_RESULT
-_EVENT_HEAD = b'"type":"event_msg","payload":{"type":"'
-_TURN_CONTEXT_HEAD = b'"type":"turn_context","payload":{'
+
+
+class _Bytes(NamedTuple):
+    """The byte patterns of one JSON spelling: compact (``","``, ``":"``) or spaced (``", "``, ``": "``)."""
+
+    type_end: int  # from ``"type":`` to the first character of its string value
+    event_head: bytes
+    turn_context_head: bytes
+    info: bytes
+    rate_limits: bytes
+    turn_id: bytes
+    keys: tuple[bytes, bytes]  # model, cwd
+
+
+def _spelling(comma: bytes, colon: bytes) -> _Bytes:
+    return _Bytes(
+        len(b'"type"%s"' % colon),
+        b'"type"%s"event_msg"%s"payload"%s{"type"%s"' % (colon, comma, colon, colon),
+        b'"type"%s"turn_context"%s"payload"%s{' % (colon, comma, colon),
+        b'"info"%s' % colon,
+        b'%s"rate_limits"%s' % (comma, colon),
+        b'"turn_id"%s"' % colon,
+        (b'"model"%s"' % colon, b'"cwd"%s"' % colon),
+    )
+
+
+#: Codex writes compact JSON; other tools rewrite rows with a space after ``,`` and ``:``.
+_COMPACT, _SPACED = _spelling(b",", b":"), _spelling(b", ", b": ")
 #: First characters of a string that may parse as a JSON object (JSON whitespace or a brace).
 _OBJECT_STARTS = frozenset("{ \t\n\r")
 #: A whole message that is one ``<snake_case>...</snake_case>`` block: text the client injects.
@@ -112,76 +138,82 @@ class CodexReader:
         (plain strings).
 
         The row type is read at the first ``"type":"`` (Codex writes the row's
-        right after ``timestamp``); a row with its keys in another order is
-        searched for the event and turn_context heads instead.
+        right after ``timestamp``), or ``"type": "`` in spaced JSON; a row with its
+        keys in another order is searched for the event and turn_context heads
+        instead. Any other spelling is parsed whole (same result, slower).
         """
+        b = _COMPACT
         at = line.find(b'"type":"', 0, 80)
+        if at < 0:
+            b = _SPACED
+            at = line.find(b'"type": "', 0, 80)
         if at >= 0:
-            if line.startswith(b'response_item"', at + 8):  # half the rows: straight to parsing
+            if line.startswith(b'response_item"', at + b.type_end):  # half the rows: straight to parsing
                 return line
-            if line.startswith(_EVENT_HEAD, at):
-                return self._event_row(line, at + len(_EVENT_HEAD))
-            if line.startswith(_TURN_CONTEXT_HEAD, at):
-                return None if self._turn_context_from_bytes(line, at) else line
-        at = line.find(_EVENT_HEAD, 0, 200)
-        if at >= 0:
-            return self._event_row(line, at + len(_EVENT_HEAD))
-        at = line.find(_TURN_CONTEXT_HEAD, 0, 200)
-        if at >= 0 and self._turn_context_from_bytes(line, at):
-            return None
+            if line.startswith(b.event_head, at):
+                return self._event_row(line, at + len(b.event_head), b)
+            if line.startswith(b.turn_context_head, at):
+                return None if self._turn_context_from_bytes(line, at, b) else line
+        for b in (_COMPACT, _SPACED):
+            at = line.find(b.event_head, 0, 200)
+            if at >= 0:
+                return self._event_row(line, at + len(b.event_head), b)
+            at = line.find(b.turn_context_head, 0, 200)
+            if at >= 0:
+                return None if self._turn_context_from_bytes(line, at, b) else line
         return line
 
-    def _event_row(self, line: bytes, start: int) -> bytes | None:
+    def _event_row(self, line: bytes, start: int, b: _Bytes) -> bytes | None:
         etype = line[start : line.find(b'"', start, start + 40)]
         if etype not in _EVENTS_KEPT:
             return None
         if etype == b"token_count":
-            return self._new_token_count(line, start)
+            return self._new_token_count(line, start, b)
         return line
 
-    def _new_token_count(self, line: bytes, start: int) -> bytes | None:
+    def _new_token_count(self, line: bytes, start: int, b: _Bytes) -> bytes | None:
         """Read a ``token_count`` from its ``info`` object alone (the rest is rate limits).
 
         ``"info":null`` carries nothing. When the ``info`` bytes cannot be cut
         out or do not parse on their own, the whole row is parsed instead.
         """
-        info_at = line.find(b'"info":', start)
-        end = line.find(b',"rate_limits":', info_at)
-        info = line[info_at:end] if info_at >= 0 and end >= 0 else None
+        info_at = line.find(b.info, start)
+        end = line.find(b.rate_limits, info_at)
+        info = line[info_at + len(b.info) : end] if info_at >= 0 and end >= 0 else None
         marker = (info, self.t.round)
         if info is not None and marker == self._last_token_count:
             return None
         self._last_token_count = marker
         if info is None:
             return line
-        if info == b'"info":null':
+        if info == b"null":
             return None
         try:
-            parsed = orjson.loads(info[7:])
+            parsed = orjson.loads(info)
         except orjson.JSONDecodeError:
             return line
         if isinstance(parsed, dict):
             self._usage(parsed)
         return None
 
-    def _turn_context_from_bytes(self, line: bytes, at: int) -> bool:
+    def _turn_context_from_bytes(self, line: bytes, at: int, b: _Bytes) -> bool:
         """Set model and cwd from the row's bytes; False when the row must be parsed.
 
         Codex writes a turn_context per model call, all alike but for their
         ``turn_id``: a row whose bytes after the turn id equal those of the
         last one read here changes nothing (model and cwd lie in those bytes).
         """
-        start = at + len(_TURN_CONTEXT_HEAD)
+        start = at + len(b.turn_context_head)
         tail = None
-        if line.startswith(b'"turn_id":"', start):
-            end = line.find(b'"', start + 11)
+        if line.startswith(b.turn_id, start):
+            end = line.find(b'"', start + len(b.turn_id))
             if end >= 0:
                 tail = line[end:]
                 if tail == self._turn_context_tail:
                     return True
         self._turn_context_tail = None
         values = []
-        for key in (b'"model":"', b'"cwd":"'):
+        for key in b.keys:
             pos = line.find(key, at)
             end = line.find(b'"', pos + len(key)) if pos >= 0 else -1
             value = line[pos + len(key) : end] if end >= 0 else b"\\"
