@@ -8,7 +8,7 @@ Two measurements:
    pairs. A style's F1 is the harmonic mean of its recall and the precision
    over all pairs (negatives are not of one positive style). Pronoun
    follow-ups are matched with the previous turn (``ctx``) as context.
-2. **Planted sessions** (one per domain, 40–60 rounds, generated from the
+2. **Planted sessions** (three per domain, 40–60 rounds, generated from the
    same file with a fixed seed): the items are stated in rounds 1–4, then a
    conversation of the domain's filler and hard negatives, with the item's
    labelled mentions planted at known rounds — recently, near the decay
@@ -42,7 +42,7 @@ import yaml
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import analyze, threshold_for
 from ctx_tui.memory.items import ItemType, TrackedItem, importance_for
-from ctx_tui.memory.references import ItemMatcher, key_terms
+from ctx_tui.mentions import Vocabulary, mention
 from ctx_tui.window import Session
 
 EVAL_FILE = benchlib.ROOT / "tests" / "eval" / "references.yaml"
@@ -76,10 +76,35 @@ def pairs_of(data: dict, domains: tuple[str, ...]) -> list[Pair]:
     return out
 
 
+def vocabulary(data: dict) -> Vocabulary:
+    """IDF for the pairs: every sentence of the set (all domains), as a session of about 400 sentences."""
+    vocab = Vocabulary()
+    for spec in data.values():
+        for line in spec["filler"]:
+            vocab.add(line)
+        for item in spec["items"]:
+            vocab.add(item["text"])
+            for m in item["mentions"]:
+                vocab.add(m["text"])
+                if m.get("ctx"):
+                    vocab.add(m["ctx"])
+    return vocab
+
+
+_VOCAB: Vocabulary | None = None
+
+
+def prepare(data: dict) -> None:
+    """Build the IDF of the pairs once (before :func:`measure_pairs`)."""
+    global _VOCAB
+    _VOCAB = vocabulary(data)
+
+
 def refers(item_text: str, text: str, ctx: str | None) -> bool:
-    """The method under test: does ``text`` (answering ``ctx``) refer to the item?"""
-    matcher = ItemMatcher(key_terms(item_text), Config().decay.reference_threshold)
-    return matcher.matches(key_terms(text))
+    """The method under test: does ``text`` (answering ``ctx``) refer to the item? (threshold: the config default)"""
+    assert _VOCAB is not None
+    previous = ctx is not None and mention(item_text, ctx, _VOCAB) is not None
+    return mention(item_text, text, _VOCAB, previous=previous) is not None
 
 
 # ---------------------------------------------------------------- pairs
@@ -146,6 +171,8 @@ class Planted:
 
 
 SCENARIOS = ("recent", "near", "silent", "middle")
+#: Each domain is planted with these seeds (a different length, scenario per item and mentions each).
+SEEDS = (11, 12, 13)
 
 
 def _tool_rows(r: int, text: str) -> list[dict]:
@@ -209,9 +236,9 @@ def plant_session(data: dict, domain: str, folder: Path, seed: int = 11) -> Plan
         rows.append({"role": "assistant", "content": " ".join(a)})
         dump = "\n".join(i["text"] for i in items_spec) if r % 7 == 0 else rng.choice(filler)
         rows.extend(_tool_rows(r, f"src/app.py:{r}: # {dump}"))
-    path = folder / f"planted-{domain}.jsonl"
+    path = folder / f"planted-{domain}-{seed}.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    return Planted(domain, path, rounds, tracked, truth_last, scenario_of)
+    return Planted(f"{domain}-{seed}", path, rounds, tracked, truth_last, scenario_of)
 
 
 @dataclass(slots=True)
@@ -251,11 +278,11 @@ def measure_session(planted: Planted) -> SessionFigures:
 
 def print_sessions(title: str, figures: list[SessionFigures], quiet: bool) -> tuple[float, float]:
     print(f"\n== planted sessions: {title}")
-    print(f"   {'session':<10}{'rounds':>7}{'tp':>4}{'fp':>4}{'fn':>4}{'tn':>4}  {'precision':>9}  {'recall':>6}")
+    print(f"   {'session':<12}{'rounds':>7}{'tp':>4}{'fp':>4}{'fn':>4}{'tn':>4}  {'precision':>9}  {'recall':>6}")
     for s in figures:
         p = s.tp / (s.tp + s.fp) if s.tp + s.fp else 1.0
         r = s.tp / (s.tp + s.fn) if s.tp + s.fn else 1.0
-        print(f"   {s.domain:<10}{s.rounds:>7}{s.tp:>4}{s.fp:>4}{s.fn:>4}{s.tn:>4}  {p:>9.3f}  {r:>6.3f}")
+        print(f"   {s.domain:<12}{s.rounds:>7}{s.tp:>4}{s.fp:>4}{s.fn:>4}{s.tn:>4}  {p:>9.3f}  {r:>6.3f}")
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
@@ -273,12 +300,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="figures only, no wrong cases")
     args = parser.parse_args(argv)
     data = load()
+    prepare(data)
     parts = {"tune": TUNE, "report": REPORT}
     chosen = parts if args.part == "all" else {args.part: parts[args.part]}
     with tempfile.TemporaryDirectory(prefix="ctx-eval-decay-") as tmp:
         for name, domains in chosen.items():
             print_pairs(f"{name} ({', '.join(domains)})", measure_pairs(pairs_of(data, domains)), args.quiet)
-            planted = [plant_session(data, d, Path(tmp)) for d in domains]
+            planted = [plant_session(data, d, Path(tmp), seed) for d in domains for seed in SEEDS]
             print_sessions(f"{name} ({', '.join(domains)})", [measure_session(p) for p in planted], args.quiet)
     return 0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta
 
@@ -78,3 +78,17 @@ class WindowState:
     @property
     def estimated(self) -> bool:
         return self.usage_source == "estimated" or self.token_source == "estimate"
+
+
+class SessionLike(Protocol):
+    """What the memory model needs of a session (``ctx_tui.window.Session`` has it)."""
+
+    path: Path
+
+    @property
+    def entries(self) -> list[Entry]: ...
+
+    @property
+    def meta(self) -> SessionMeta: ...
+
+    def state(self) -> WindowState: ...

@@ -16,7 +16,7 @@ import pytest
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import ATTENTION_FLOOR, analyze, attention, risk_score, threshold_for
 from ctx_tui.memory.items import Importance, TrackedItem
-from ctx_tui.memory.references import ItemMatcher, key_terms, stem
+from ctx_tui.mentions import Vocabulary, mention, stem, term_keys
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
 from ctx_tui.window_model import WindowEntry
@@ -207,17 +207,21 @@ def test_tool_results_are_not_references() -> None:
     assert status.referenced_rounds == () and status.last_seen_round == 1
 
 
-def test_key_terms_and_paraphrase() -> None:
+def test_terms_and_paraphrase() -> None:
     assert stem("deployment") == stem("deploying") == stem("deployed") == stem("deploys") == "deploy"
-    terms = key_terms("Edit src/app/config_loader.py and call loadConfig()")
+    assert stem("runs") == stem("running") == "run" and stem("applied") == stem("apply") != "app"
+    assert stem("settings") == "set" and stem("logging") == "log" and stem("notes") == "note"
+    terms = term_keys("Edit src/app/config_loader.py and call loadConfig()")
     assert {"=src/app/config_loader.py", "=config_loader.py", "=loadconfig", "load", "config"} <= terms
-    item = ItemMatcher(key_terms("Use Feishu for build notifications"), 0.5)
-    assert item.matches(key_terms("the notification for the build went to feishu"))
-    assert not item.matches(key_terms("the build is green"))  # one shared word is not a reference
-    assert not ItemMatcher(frozenset(), 0.5).matches(key_terms("anything"))
-    long_item = ItemMatcher(key_terms("Deploy the billing service with blue green rollout on Kubernetes"), 0.5)
-    assert not long_item.matches(key_terms("the billing page"))  # too small a share
-    assert long_item.matches(key_terms("blue/green rollout of the billing service done on kubernetes"))
+    session = Vocabulary(["the build is green", "the build failed on lint", "the release build is slow", "deploy the app"])
+    item = "Use Feishu for build notifications"
+    assert mention(item, "the notification for the build went to feishu", session)
+    assert not mention(item, "the build is green", session)  # one common word is not a reference
+    assert mention(item, "feishu again?", session)  # a short follow-up naming its rare word
+    assert not mention("", "anything", session)
+    long_item = "Deploy the billing service with blue green rollout on Kubernetes"
+    assert not mention(long_item, "the billing page looks slow", session)
+    assert mention(long_item, "blue/green rollout of the billing service done on kubernetes", session)
 
 
 def test_attention_curve_and_risk() -> None:
@@ -237,13 +241,13 @@ def test_incremental_scan_matches_a_full_scan(session: Session) -> None:
 
     items = planted_items()
     growing = list(session.entries[:20])
-    occurrences(items, growing, 0.5)
+    occurrences(items, growing)
     growing.extend(session.entries[20:])
-    incremental = occurrences(items, growing, 0.5)
-    full = occurrences(items, list(session.entries), 0.5)
+    incremental = occurrences(items, growing)
+    full = occurrences(items, list(session.entries))
     assert {k: [e.seq for e in v] for k, v in incremental.items()} == {k: [e.seq for e in v] for k, v in full.items()}
     # a new item on the same list is scanned over every entry; a shorter list starts over
     extra = TrackedItem(id="extra", type="note", content="widget3 layout helper3 gizmo3.py")
-    assert [e.round for e in occurrences([*items, extra], growing, 0.5)["extra"]] == [3, 3]
+    assert [e.round for e in occurrences([*items, extra], growing)["extra"]] == [3, 3]
     del growing[10:]
-    assert all(e.round <= 5 for e in occurrences(items, growing, 0.5)["feishu"])
+    assert all(e.round <= 5 for e in occurrences(items, growing)["feishu"])

@@ -126,8 +126,9 @@ def test_enhance_block_positions() -> None:
 
 
 def test_bm25_prefers_rare_terms_and_splits_compounds() -> None:
-    assert {"src/ctx_tui/api.py", "ctx", "tui", "api"} <= set(terms("see src/ctx_tui/api.py"))
-    assert {"trackeditem", "tracked", "item"} <= set(terms("TrackedItem"))
+    # the terms of ctx_tui.mentions: identifiers and paths whole (=...) and in stemmed parts
+    assert {"=src/ctx_tui/api.py", "ctx", "tui", "api"} <= set(terms("see src/ctx_tui/api.py"))
+    assert {"=trackeditem", "track", "item"} <= set(terms("TrackedItem"))
     bm25 = BM25([terms("common word rare"), terms("common word"), terms("common")])
     scores = bm25.scores(terms("rare common"))
     assert scores[0] > scores[1] > 0 and scores[2] > 0

@@ -77,6 +77,7 @@ def _run_detect_decay(args: argparse.Namespace) -> int:
     for status in view.flagged:
         print(f"[{status.importance.value.capitalize()} importance] {status.type.value} {status.id}: {one_line(status.content, 600)}")
         print(f"  {_last_seen(status)} (threshold {status.threshold}); {_where(status)}")
+        print(f"  Last reference: {one_line(status.why, 600)}")
         print(f"  Suggestion: {status.recommendation}")
     warnings = [s for s in view.statuses if s.in_danger_zone and not s.flagged]
     if warnings:

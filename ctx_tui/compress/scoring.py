@@ -1,4 +1,4 @@
-"""Term extraction and a small Okapi BM25 shared by the semantic strategy and retrieval.
+"""A small Okapi BM25 shared by the semantic strategy and retrieval, over :mod:`ctx_tui.mentions` terms.
 
 Hand-written rather than ``bm25s``: importing bm25s pulls numpy and costs
 90-135 ms cold, more than half of the 200 ms budget of one ``ctx-tui api``
@@ -10,47 +10,16 @@ entries) index in a few milliseconds in pure Python (figures in
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 
-_TERM_RE = re.compile(r"[A-Za-z0-9_]+(?:[.\-/][A-Za-z0-9_]+)*")
-_SPLIT_RE = re.compile(r"[._\-/]")
-_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does for from had has have
-    he her here him his how i if in into is it its just let me more most my no not
-    now of on once one only or our out over she should so some such than that the
-    their them then there these they this those to too up us very was we were what
-    when where which while who why will with would you your yes also any all each
-    about after again before being both down few further off same own until use
-    used using get got via per may might shall need want like make made""".split()
-)
-
+from ctx_tui.mentions import search_terms
 
 def terms(text: str) -> list[str]:
-    """Lower-cased search terms of ``text``.
-
-    A compound such as ``src/ctx_tui/api.py`` or ``TrackedItem`` yields the
-    whole token plus its parts (``src``, ``ctx``, ``tui``, ``api``, ``py``,
-    ``tracked``, ``item``), so a query for a part still matches. Stopwords and
-    one-character terms are dropped.
-    """
-    out: list[str] = []
-    for token in _TERM_RE.findall(text):
-        low = token.lower()
-        if low.isalnum() and (token.islower() or token.isupper() or token[1:].islower()):
-            if len(low) > 1 and low not in STOPWORDS:
-                out.append(low)  # a plain word: the common case, no splitting
-            continue
-        parts = [p for piece in _SPLIT_RE.split(token) for p in _CAMEL_RE.split(piece) if p]
-        if len(parts) > 1:
-            out.append(low)
-            out.extend(p.lower() for p in parts if len(p) > 1 and p.lower() not in STOPWORDS)
-        elif len(low) > 1 and low not in STOPWORDS:
-            out.append(low)
-    return out
+    """Search terms of ``text``: the terms of :mod:`ctx_tui.mentions` (one notion of a term for
+    mentions, retention and retrieval) — stemmed words without stop words, identifiers and paths
+    whole and in parts, numbers."""
+    return search_terms(text)
 
 
 class BM25:

@@ -38,7 +38,7 @@ from typing import Literal
 
 from ctx_tui.config import Config
 from ctx_tui.memory.items import Importance, ItemType, TrackedItem
-from ctx_tui.memory.references import occurrences
+from ctx_tui.memory.references import Reference, occurrences
 from ctx_tui.transcripts.model import Entry
 from ctx_tui.window_model import WindowEntry
 
@@ -95,6 +95,8 @@ class ItemStatus:
     risk: float
     #: The rounds where later entries mentioned the item (from the transcript and the session memory).
     referenced_rounds: tuple[int, ...] = ()
+    #: Why ``last_seen_round`` is what it is: the latest sentence that stated or mentioned the item.
+    last_reference: Reference | None = None
 
     @property
     def id(self) -> str:
@@ -117,6 +119,20 @@ class ItemStatus:
         """Decayed or out of context: what ``detect-decay`` lists."""
         return self.decayed or self.out_of_context
 
+    @property
+    def why(self) -> str:
+        """Why the item is (or is not) decayed, in one line: the latest sentence that mentioned it."""
+        ref = self.last_reference
+        if ref is None:
+            return f"nothing has mentioned it since it entered (round {self.item.entered_round})"
+        if ref.kind == "memory":
+            return f"round {ref.round}: {ref.sentence}"
+        if ref.followup:
+            evidence = " (a follow-up of the turn before)"
+        else:
+            evidence = f" (matched: {', '.join(ref.matched)})" if ref.matched else ""
+        return f'round {ref.round}, {ref.speaker}: "{ref.sentence}"{evidence}'
+
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of ``detect-decay --json``."""
         return {
@@ -132,6 +148,7 @@ class ItemStatus:
             "decayed": self.decayed,
             "recommendation": self.recommendation,
             "risk": self.risk,
+            "last_reference": None if self.last_reference is None else self.last_reference.as_dict(),
         }
 
 
@@ -151,20 +168,29 @@ def _recommendation(importance: Importance, decayed: bool, out_of_context: bool,
     return OK
 
 
+def _last_reference(found: Sequence[Reference], last_seen: int | None) -> Reference | None:
+    """The evidence for ``last_seen``: the latest sentence of that round, or a note that only the memory has it."""
+    if last_seen is None:
+        return None
+    in_round = [r for r in found if r.round == last_seen]
+    if in_round:
+        return in_round[-1]
+    return Reference(-1, last_seen, "ctx-tui", "memory", "restated, or referenced in a part of the transcript no longer read", (), 0.0)
+
+
 def status_of(
     item: TrackedItem,
-    found: Sequence[Entry],
+    found: Sequence[Reference],
     live_position: Mapping[int, float],
     current_round: int,
     config: Config,
 ) -> ItemStatus:
-    """The status of one item given the entries that state or mention it, as of ``current_round``."""
+    """The status of one item given the references that state or mention it, as of ``current_round``."""
     found = [e for e in found if e.round <= current_round]
     # nothing said before the item entered refers to it (a statement earlier in the live
     # window still places it: position and out-of-context look at every live occurrence)
-    rounds = {e.round for e in found if e.round >= max(1, item.entered_round)} | {
-        r for r in item.referenced_rounds if item.entered_round < r <= current_round
-    }
+    counted = [e for e in found if e.round >= max(1, item.entered_round)]
+    rounds = {e.round for e in counted} | {r for r in item.referenced_rounds if item.entered_round < r <= current_round}
     if item.source == "extracted" and item.entered_round >= 1:
         rounds.add(item.entered_round)
     last_seen = max(rounds) if rounds else None
@@ -192,6 +218,7 @@ def status_of(
         recommendation=_recommendation(item.importance, decayed, out_of_context and enabled, danger),
         risk=risk,
         referenced_rounds=tuple(references),
+        last_reference=_last_reference(counted, last_seen),
     )
 
 

@@ -15,8 +15,8 @@ from pydantic import ValidationError
 from ctx_tui import audit
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, TrackedItem, normalise_content
-from ctx_tui.memory.references import key_terms
 from ctx_tui.memory.session_store import SessionMemory, update_session_memory
+from ctx_tui.mentions import term_keys
 
 #: Two items mean the same when this share of their key terms is common (Jaccard).
 SAME_MEANING = 0.8
@@ -25,7 +25,7 @@ SAME_MEANING = 0.8
 def same_meaning(a: str, b: str) -> bool:
     if normalise_content(a) == normalise_content(b):
         return True
-    ta, tb = key_terms(a), key_terms(b)
+    ta, tb = term_keys(a), term_keys(b)
     return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= SAME_MEANING
 
 

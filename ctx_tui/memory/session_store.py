@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,10 +29,8 @@ from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.paths import safe_name, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
+from ctx_tui.window_model import SessionLike
 from ctx_tui.yaml_load import DEFAULT_LIMITS, YamlLoadError, load_yaml
-
-if TYPE_CHECKING:
-    from ctx_tui.memory.view import SessionLike
 
 SESSIONS_DIR = "sessions"
 #: libyaml's safe dumper when PyYAML has it (several times faster), else the pure one.

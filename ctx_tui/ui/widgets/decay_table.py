@@ -115,7 +115,8 @@ class DecayPanel(Vertical):
         seen = "never mentioned" if item.last_seen_round is None else f"last seen in round {item.last_seen_round}"
         where = "out of the context" if item.position is None else f"at {item.position:.0%} of the window"
         head = Text(f"{item.type.value} · {item.importance.value} · {seen} · {where} · {item.recommendation}: ", style="bold", end="")
-        detail.update(Text.assemble(head, literal(item.content)))
+        why = Text("\nlast reference: ", style="bold", end="")
+        detail.update(Text.assemble(head, literal(item.content), why, literal(item.why)))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

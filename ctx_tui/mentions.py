@@ -1,0 +1,428 @@
+"""Does this text mention that item? The one matcher of ctx-tui.
+
+Decay (``memory.references``), compression's fact check and retrieval all ask
+the same question of text, so they share this module: its terms, its stop
+words, its stemmer and its scoring.
+
+Usage::
+
+    from ctx_tui.mentions import MentionIndex, Vocabulary
+
+    vocab = Vocabulary()                  # IDF over the session (feed it what you read)
+    index = MentionIndex(vocab)
+    index.add("no-push", "Never push to main without a review")
+    for sentence in sentences(text):
+        vocab.add(sentence)
+    found = index.find(text)              # {"no-push": Mention(score, sentence, matched, ...)}
+    mention("Never push to main without a review", text)   # one-off, no index
+
+**Terms** (:func:`terms`): every run of text becomes one or more terms —
+
+* plain words, lower-cased and stemmed with the Snowball English stemmer
+  (``deploys``/``deployed``/``deployment`` -> ``deploy``; ``applied`` ->
+  ``appli``), minus :data:`STOP_WORDS` (function words of English grammar,
+  never domain words);
+* identifiers (``snake_case``, ``camelCase``, ``dotted.names``, ``A100``,
+  ``ranker-v3``), paths and URLs, kept whole (key ``=...``) *and* split into
+  their word parts;
+* numbers of two or more digits, versions and addresses (key ``#...``; a
+  dotted number also gives its prefixes, so ``10.42`` finds ``10.42.0.0/16``).
+
+**Scoring** (:func:`similarity`): the cosine between the item's and the
+sentence's term vectors, each term weighted by its IDF over the session
+(:class:`Vocabulary`) times :data:`STRONG` for identifiers, paths and numbers.
+So a distinctive identifier counts for much more than a common word, a short
+follow-up that names the item's one rare term ("still on 5173?") scores high,
+and a long sentence that shares one word with the item scores low. A mention
+needs ``score >= threshold`` (:data:`THRESHOLD`) *and* at least one matched
+term that is not common in the session (:data:`COMMON_SHARE`): common words
+alone are never enough.
+
+**Sentences**: text is matched sentence by sentence (lines, then sentence
+punctuation); the best sentence is the evidence. A short sentence that opens
+an answer and points back with a pronoun ("yes, keep it that way") is a
+*follow-up*: :meth:`MentionIndex.find` given the previous turn's mentions
+passes them on to it (``Mention.followup``).
+
+Cost: terms are cached per token; :class:`MentionIndex` keeps an inverted
+index from term to items, so matching a sentence costs its own terms plus the
+items sharing one of them — never all items (10,000 items are fine).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import snowballstemmer
+
+TermKind = Literal["word", "part", "strong", "prefix"]
+
+#: Weight factor of identifiers, paths, URLs and numbers (a plain word is 1).
+STRONG = 2.0
+#: Weight factor of a word that is a part of an identifier or a path.
+PART = 0.7
+#: Weight factor of a dotted number's prefix (``10.42`` of ``10.42.0.0/16``).
+PREFIX = 1.0
+#: Cosine an item and a sentence need for a mention (chosen on the tune split of tests/eval).
+THRESHOLD = 0.28
+#: A term found in more than this share of the session's sentences is common:
+#: common terms alone never make a mention.
+COMMON_SHARE = 0.2
+#: Pseudo-sentences added to the session's count, so that early in a session
+#: (few sentences read) IDF does not call every word rare or every word common.
+PRIOR_SENTENCES = 30
+#: A follow-up is a sentence of at most this many words that opens an answer.
+FOLLOWUP_WORDS = 12
+#: Longest text matched per call; the rest of a pasted log is not read (linear cost, bounded).
+MAX_CHARS = 100_000
+#: Longest sentence kept as evidence in a :class:`Mention`.
+EVIDENCE_CHARS = 240
+
+#: English function words (articles, pronouns, auxiliaries, prepositions,
+#: conjunctions, fillers) and the most generic verbs. Grammar, not domain: no
+#: word here says what a project is about.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren't as at be because been before being below
+    between both but by can can't cannot could couldn't did didn't do does doesn't doing don't done down during each
+    few for from further had hadn't has hasn't have haven't having he her here hers herself him himself his how i
+    if in into is isn't it it's its itself just let let's me more most mustn't my myself no nor not now of off on
+    once only or other ought our ours ourselves out over own same shan't she should shouldn't so some such than
+    that that's the their theirs them themselves then there there's these they this those through to too under
+    until up very was wasn't we were weren't what when where which while who whom why will with won't would
+    wouldn't you your yours yourself yourselves i'm i've i'd i'll we're we've we'll you're you've you'll
+    please thanks thank thx ok okay yes yeah sure really actually maybe might may must shall via per us
+    use used using uses make makes made get gets got need needs want wants like way thing things
+    one still even well every everything something anything nothing right new old good great nice
+    """.split()
+)
+
+#: Words that point back to what the other speaker just said (English pronouns and demonstratives).
+ANAPHORS = frozenset("it that this those these them same there".split())
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+#: A run of text without spaces, brackets or quotes: one candidate term.
+_CHUNK = re.compile(r"[^\s,;!?()\[\]{}<>\"`|*\u2018\u2019\u201c\u201d]+")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+_NUMBER = re.compile(r"^v?\d+(?:[.,:]\d+)*(?:/\d+)?%?$")
+_EXTENSION = re.compile(
+    r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|rst|ya?ml|toml|ini|cfg|conf|rs|go|java|kt|kts|rb|php|c|h|cc|cpp|hpp|"
+    r"cs|swift|sh|bash|zsh|sql|css|scss|tcss|html|txt|lock|env|xml|csv|proto|tf|ipynb|gradle|log|vue|svelte)$",
+    re.I,
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SPLIT = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+")
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_EDGE = "'\"-=:.,+"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term of a text: ``key`` is what is compared, ``surface`` how it was written."""
+
+    key: str
+    kind: TermKind
+    surface: str
+
+    @property
+    def factor(self) -> float:
+        return {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}[self.kind]
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) English stem of a lower-cased word."""
+    return _STEMMER.stemWord(word)
+
+
+def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:
+    for match in _WORD.finditer(text):
+        raw = match.group()
+        low = raw.lower()
+        if low.endswith("'s"):
+            low = low[:-2]
+        if low.isdigit():
+            if len(low) >= 2 and kind == "word":
+                yield Term("#" + low, "strong", raw)
+            continue
+        if len(low) < 2 or low in STOP_WORDS:
+            continue
+        yield Term(stem(low), kind, raw)
+
+
+def _number_terms(token: str) -> Iterator[Term]:
+    value = token.lower().lstrip("v").rstrip("%")
+    yield Term("#" + value, "strong", token)
+    main = value.split("/", 1)[0]
+    parts = re.split(r"[.,:]", main)
+    if len(parts) > 1 and "," not in main:
+        if all(p == "0" for p in parts[1:]):
+            yield Term("#" + parts[0], "strong", token)  # 15.0 is 15
+        for n in range(2, len(parts)):
+            yield Term("#" + ".".join(parts[:n]), "prefix", token)
+    if main != value:
+        yield Term("#" + main, "prefix", token)
+
+
+def _is_identifier(token: str) -> bool:
+    if "_" in token or _CAMEL.search(token):
+        return True
+    letters = any(c.isalpha() for c in token)
+    digits = any(c.isdigit() for c in token)
+    if "." in token.strip("."):
+        return letters  # dotted.name (a dotted number is a number)
+    return letters and digits  # A100, v2, 7F3A9C21, ranker-v3, 40GB
+
+
+@lru_cache(maxsize=1 << 17)
+def _chunk_terms(chunk: str) -> tuple[Term, ...]:
+    """The terms of one run of non-space text (cached: a session's vocabulary is small next to its text)."""
+    token = chunk.strip(_EDGE) if not chunk.startswith((".", "~", "/")) else chunk.rstrip(_EDGE)
+    if not token:
+        return ()
+    if "=" in token:
+        return tuple(t for part in token.split("=") for t in _chunk_terms(part))
+    if _URL.match(token) or ("/" in token.strip("/") and not _NUMBER.match(token)) or _EXTENSION.search(token):
+        if not any(c.isalnum() for c in token):
+            return ()
+        whole = token.lower().strip("./~")
+        out = [Term("=" + whole, "strong", token)]
+        base = whole.rsplit("/", 1)[-1]
+        if base and base != whole:
+            out.append(Term("=" + base, "strong", token))
+        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part"))
+        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part"))
+        return tuple(out)
+    if _NUMBER.match(token):
+        return tuple(_number_terms(token))
+    if _is_identifier(token):
+        out = [Term("=" + token.lower().strip("."), "strong", token)]
+        # the parts as written (MkDocs -> mkdocs) and split at case changes (mk, docs)
+        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part"))
+        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part"))
+        return tuple(out)
+    return tuple(_word_terms(token.replace("-", " "), "word"))
+
+
+def terms(text: str) -> list[Term]:
+    """Every term of ``text`` in order (repeats kept: BM25 counts them)."""
+    out: list[Term] = []
+    for chunk in _CHUNK.findall(text[:MAX_CHARS]):
+        out.extend(_chunk_terms(chunk))
+    return out
+
+
+def term_keys(text: str) -> frozenset[str]:
+    """The distinct term keys of ``text``."""
+    return frozenset(t.key for t in terms(text))
+
+
+def search_terms(text: str) -> list[str]:
+    """Term keys of ``text`` in order, for BM25 (retrieval, compression): the same terms as mentions."""
+    return [t.key for t in terms(text)]
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences: at line breaks, and after ``. ! ? ;`` followed by a space."""
+    return [s.strip() for s in _SENTENCE_END.split(text[:MAX_CHARS]) if s.strip()]
+
+
+def is_followup(sentence: str) -> bool:
+    """A short sentence that points back (it, that, those, same...): it answers the previous turn."""
+    words = re.findall(r"[\w']+", sentence.lower())
+    return 0 < len(words) <= FOLLOWUP_WORDS and any(w in ANAPHORS for w in words)
+
+
+class Vocabulary:
+    """Sentence frequencies of terms over a session: the IDF of :func:`similarity`.
+
+    Feed it every sentence read (:meth:`add`); an empty vocabulary treats
+    every term alike (plain cosine over the terms).
+    """
+
+    __slots__ = ("df", "n")
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.df: Counter[str] = Counter()
+        self.n = 0
+        for text in texts:
+            self.add(text)
+
+    def add(self, text: str) -> None:
+        """Count each sentence of ``text`` once per distinct term."""
+        for sentence in sentences(text):
+            self.add_keys(term_keys(sentence))
+
+    def add_keys(self, keys: Iterable[str]) -> None:
+        self.df.update(set(keys))
+        self.n += 1
+
+    def idf(self, key: str) -> float:
+        return math.log((self.n + PRIOR_SENTENCES + 1) / (self.df.get(key, 0) + 1))
+
+    def common(self, key: str) -> bool:
+        return self.df.get(key, 0) > COMMON_SHARE * (self.n + PRIOR_SENTENCES)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Why a text counts as mentioning an item: the evidence the user is shown."""
+
+    score: float  # cosine, 0..1
+    sentence: str  # the sentence that mentions it (cut to EVIDENCE_CHARS)
+    matched: tuple[str, ...]  # the item's words it shares, as the sentence writes them
+    followup: bool = False  # a pronoun follow-up of a turn that mentioned the item
+
+    def as_dict(self) -> dict[str, object]:
+        return {"score": round(self.score, 3), "sentence": self.sentence, "matched": list(self.matched), "followup": self.followup}
+
+
+class Profile:
+    """An item's terms, each key once with its strongest factor."""
+
+    __slots__ = ("text", "factors")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.factors: dict[str, float] = {}
+        for term in terms(text):
+            if term.factor > self.factors.get(term.key, 0.0):
+                self.factors[term.key] = term.factor
+
+    def norm(self, vocab: Vocabulary) -> float:
+        return math.sqrt(sum((f * vocab.idf(k)) ** 2 for k, f in self.factors.items()))
+
+
+def _sentence_vector(sentence_terms: Iterable[Term], vocab: Vocabulary) -> tuple[dict[str, float], dict[str, str], float]:
+    weights: dict[str, float] = {}
+    surfaces: dict[str, str] = {}
+    for term in sentence_terms:
+        if term.factor > weights.get(term.key, 0.0):
+            weights[term.key] = term.factor
+            surfaces.setdefault(term.key, term.surface)
+    vector = {k: f * vocab.idf(k) for k, f in weights.items()}
+    return vector, surfaces, math.sqrt(sum(w * w for w in vector.values()))
+
+
+def similarity(profile: Profile, sentence: str, vocab: Vocabulary | None = None) -> tuple[float, tuple[str, ...]]:
+    """The cosine of ``profile`` and ``sentence`` and the matched surfaces (empty when common words alone)."""
+    vocab = vocab if vocab is not None else Vocabulary()
+    vector, surfaces, norm = _sentence_vector(terms(sentence), vocab)
+    return _score(profile, profile.norm(vocab), vector, surfaces, norm, vocab)
+
+
+def _score(
+    profile: Profile,
+    item_norm: float,
+    vector: Mapping[str, float],
+    surfaces: Mapping[str, str],
+    norm: float,
+    vocab: Vocabulary,
+) -> tuple[float, tuple[str, ...]]:
+    shared = [k for k in profile.factors if k in vector]
+    if not shared or not norm or not item_norm or all(vocab.common(k) for k in shared):
+        return 0.0, ()
+    dot = sum(profile.factors[k] * vocab.idf(k) * vector[k] for k in shared)
+    matched = tuple(dict.fromkeys(surfaces[k] for k in shared))
+    return dot / (item_norm * norm), matched
+
+
+def _evidence(sentence: str) -> str:
+    one = " ".join(sentence.split())
+    return one if len(one) <= EVIDENCE_CHARS else one[: EVIDENCE_CHARS - 1] + "…"
+
+
+def mention(
+    item_text: str,
+    text: str,
+    vocab: Vocabulary | None = None,
+    previous: bool = False,
+    threshold: float = THRESHOLD,
+) -> Mention | None:
+    """Does ``text`` mention the item? ``previous``: the turn ``text`` answers mentioned it."""
+    index = MentionIndex(vocab, threshold)
+    index.add("item", item_text)
+    prior = {"item": Mention(1.0, "", ())} if previous else None
+    return index.find(text, prior).get("item")
+
+
+class MentionIndex:
+    """Many items, matched against text through an inverted index (term -> items).
+
+    ``find`` costs the text's terms plus the items sharing one of them, so it
+    stays flat with the number of items. Keys are any hashable the caller
+    chooses (item ids).
+    """
+
+    def __init__(self, vocab: Vocabulary | None = None, threshold: float = THRESHOLD) -> None:
+        self.vocab = vocab if vocab is not None else Vocabulary()
+        self.threshold = threshold
+        self.profiles: dict[str, Profile] = {}
+        self._postings: dict[str, set[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.profiles)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.profiles
+
+    def add(self, key: str, text: str) -> None:
+        """Track ``text`` under ``key`` (replacing what the key held)."""
+        self.remove(key)
+        profile = Profile(text)
+        self.profiles[key] = profile
+        for term_key in profile.factors:
+            self._postings.setdefault(term_key, set()).add(key)
+
+    def remove(self, key: str) -> None:
+        old = self.profiles.pop(key, None)
+        if old is None:
+            return
+        for term_key in old.factors:
+            holders = self._postings.get(term_key)
+            if holders is not None:
+                holders.discard(key)
+                if not holders:
+                    del self._postings[term_key]
+
+    def match_sentence(self, sentence: str) -> dict[str, Mention]:
+        """The items ``sentence`` mentions (score at or above the threshold)."""
+        vector, surfaces, norm = _sentence_vector(terms(sentence), self.vocab)
+        candidates: set[str] = set()
+        for key in vector:
+            holders = self._postings.get(key)
+            if holders:
+                candidates |= holders
+        found: dict[str, Mention] = {}
+        for item in candidates:
+            profile = self.profiles[item]
+            score, matched = _score(profile, profile.norm(self.vocab), vector, surfaces, norm, self.vocab)
+            if matched and score >= self.threshold:
+                found[item] = Mention(score, _evidence(sentence), matched)
+        return found
+
+    def find(self, text: str, previous: Mapping[str, Mention] | None = None) -> dict[str, Mention]:
+        """The items ``text`` mentions, each with its best sentence.
+
+        ``previous``: what the turn ``text`` answers mentioned; a follow-up
+        sentence opening ``text`` ("yes, keep it that way") mentions those too.
+        """
+        found: dict[str, Mention] = {}
+        for n, sentence in enumerate(sentences(text)):
+            if n == 0 and previous and is_followup(sentence):
+                for item in previous:
+                    if item in self.profiles:
+                        found[item] = Mention(self.threshold, _evidence(sentence), (), followup=True)
+            for item, hit in self.match_sentence(sentence).items():
+                best = found.get(item)
+                if best is None or hit.score > best.score:
+                    found[item] = hit
+        return found
