@@ -46,7 +46,10 @@ passes them on to it (``Mention.followup``).
 
 Cost: terms are cached per token; :class:`MentionIndex` keeps an inverted
 index from term to items, so matching a sentence costs its own terms plus the
-items sharing one of them — never all items (10,000 items are fine).
+items sharing one of them (a term shared by more than :data:`MAX_POSTING`
+items picks none by itself): O(sentence terms + candidates x item terms),
+never O(all items) — 10,000 items are fine. Text is read linearly, at most
+:data:`MAX_CHARS` per call.
 """
 
 from __future__ import annotations
@@ -81,6 +84,9 @@ PRIOR_SENTENCES = 30
 FOLLOWUP_WORDS = 12
 #: Longest text matched per call; the rest of a pasted log is not read (linear cost, bounded).
 MAX_CHARS = 100_000
+#: A term more items than this share picks no candidates by itself: it cannot tell them
+#: apart, and walking its posting list for every sentence would cost O(items).
+MAX_POSTING = 512
 #: Longest sentence kept as evidence in a :class:`Mention`.
 EVIDENCE_CHARS = 240
 
@@ -399,7 +405,7 @@ class MentionIndex:
         candidates: set[str] = set()
         for key in vector:
             holders = self._postings.get(key)
-            if holders:
+            if holders and len(holders) <= MAX_POSTING:
                 candidates |= holders
         found: dict[str, Mention] = {}
         for item in candidates:

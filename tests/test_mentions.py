@@ -1,0 +1,111 @@
+"""ctx_tui.mentions: the one matcher — its terms, its evidence, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ctx_tui.config import Config
+from ctx_tui.memory.decay import analyze
+from ctx_tui.memory.items import TrackedItem
+from ctx_tui.mentions import MentionIndex, Vocabulary, is_followup, mention, sentences, term_keys
+from ctx_tui.window import Session
+
+SESSION = Vocabulary(
+    [
+        "the build is green",
+        "the build failed on lint",
+        "the page renders slowly",
+        "deploy the app to staging",
+        "the tests pass locally",
+        "fixed the flaky test in the checkout page",
+        *(f"build {n} finished in {n} minutes" for n in range(12)),
+    ]
+)
+
+
+def test_distinctive_terms_count_more_than_common_words() -> None:
+    item = "The dev server must run on port 5173 because the OAuth callback is registered for it."
+    assert mention(item, "still 5173?", SESSION)  # a number of the item, alone
+    assert mention(item, "I started the dev server on 5173 so the OAuth callback works.", SESSION)
+    assert not mention(item, "port the date helpers to TypeScript", SESSION)  # one word, other meaning
+    assert not mention("Keep the build fast", "the build is green", SESSION)  # common words alone
+
+
+def test_evidence_names_the_sentence_and_the_matched_words() -> None:
+    found = mention(
+        "Config is read from ~/.config/devtool/config.toml only.",
+        "Tests pass. I moved the parser to ~/.config/devtool/config.toml as asked! Then lunch.",
+        SESSION,
+    )
+    assert found is not None
+    assert found.sentence == "I moved the parser to ~/.config/devtool/config.toml as asked!"
+    assert "~/.config/devtool/config.toml" in found.matched and not found.followup
+
+
+def test_pronoun_follow_up_needs_the_turn_it_answers() -> None:
+    item = "We'll store the auth token in the Keychain, not UserDefaults."
+    assert is_followup("perfect, keep it there") and not is_followup("ship the release notes today")
+    hit = mention(item, "perfect, keep it there", SESSION, previous=True)
+    assert hit is not None and hit.followup
+    assert not mention(item, "perfect, keep it there", SESSION, previous=False)
+
+
+def test_other_languages_code_and_odd_text_do_not_break_it() -> None:
+    index = MentionIndex(SESSION)
+    index.add("zh", "部署前必须运行数据库迁移")
+    index.add("de", "Bitte jedes Experiment in wandb tracken")
+    index.add("code", "Use `retry_with_backoff(max_attempts=6)` for webhooks")
+    text = "```python\nretry_with_backoff(max_attempts=6)\n```\n部署前必须运行数据库迁移\n\x1b[31m[bold]red[/bold]\x00"
+    found = index.find(text)
+    assert set(found) == {"zh", "code"}
+    assert index.find("") == {} and index.find("\n\n  \t") == {}
+    assert term_keys("🙂 ——— ... /// ===") == frozenset()
+    assert sentences("one. two!\nthree") == ["one.", "two!", "three"]
+
+
+def test_many_items_cost_only_the_items_sharing_a_term(monkeypatch) -> None:  # noqa: ANN001
+    """10,000 items: a sentence is scored against the items that share one of its terms, not all."""
+    import ctx_tui.mentions as mentions
+
+    index = MentionIndex(Vocabulary())
+    for n in range(10_000):
+        index.add(f"i{n}", f"service{n} must keep endpoint{n} stable")
+    scored: list[str] = []
+    original = mentions._score
+
+    def counting(profile, *args):  # noqa: ANN001, ANN002, ANN202
+        scored.append(profile.text)
+        return original(profile, *args)
+
+    monkeypatch.setattr(mentions, "_score", counting)
+    assert set(index.find("is endpoint4242 of service4242 still stable?")) == {"i4242"}
+    assert len(scored) == 1  # 'stable' is shared by every item: it picks no candidate by itself
+    index.remove("i4242")
+    assert "i4242" not in index and index.find("endpoint4242") == {}
+
+
+def test_huge_tool_output_never_counts_and_tool_arguments_do(tmp_path: Path) -> None:
+    item = TrackedItem(id="mig", type="constraint", content="Never run migrations against the shared staging database", entered_round=1)
+    rows = [
+        {"role": "user", "content": item.content},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "next"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "c1", "function": {"name": "bash", "arguments": json.dumps({"cmd": "ls", "note": "migrations skip the shared staging database"})}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": (item.content + "\n") * 20_000},
+        {"role": "user", "content": "and now"},
+        {"role": "tool", "tool_call_id": "c1", "content": (item.content + "\n") * 20_000},
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    session = Session(path, Config())
+    session.poll()
+    state = session.state()
+    (status,) = analyze([item], session.entries, state.live, state.rounds, Config())
+    assert status.referenced_rounds == (2,)  # the tool call's argument in round 2; no tool output
+    assert status.last_reference is not None and status.last_reference.kind == "tool_call"
+    assert status.last_reference.sentence == "migrations skip the shared staging database"
