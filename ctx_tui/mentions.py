@@ -332,9 +332,12 @@ def _score(
     surfaces: Mapping[str, str],
     norm: float,
     vocab: Vocabulary,
+    strict: bool = False,
 ) -> tuple[float, tuple[str, ...]]:
     shared = [k for k in profile.factors if k in vector]
     if not shared or not norm or not item_norm or all(vocab.common(k) for k in shared):
+        return 0.0, ()
+    if strict and len(shared) == 1 and profile.factors[shared[0]] < STRONG:
         return 0.0, ()
     dot = sum(profile.factors[k] * vocab.idf(k) * vector[k] for k in shared)
     matched = tuple(dict.fromkeys(surfaces[k] for k in shared))
@@ -399,9 +402,18 @@ class MentionIndex:
                 if not holders:
                     del self._postings[term_key]
 
-    def match_sentence(self, sentence: str) -> dict[str, Mention]:
-        """The items ``sentence`` mentions (score at or above the threshold)."""
-        vector, surfaces, norm = _sentence_vector(terms(sentence), self.vocab)
+    def match_sentence(self, sentence: str, learn: bool = False, strict: bool = False) -> dict[str, Mention]:
+        """The items ``sentence`` mentions (score at or above the threshold).
+
+        ``learn``: count the sentence in the vocabulary first (IDF over the session as it is read).
+        ``strict``: for text that is not a conversational turn (tool-call arguments, code): one
+        shared plain word is not enough there ("processors: {}," is no follow-up), an identifier,
+        path or number still is.
+        """
+        sentence_terms = terms(sentence)
+        if learn:
+            self.vocab.add_keys(t.key for t in sentence_terms)
+        vector, surfaces, norm = _sentence_vector(sentence_terms, self.vocab)
         candidates: set[str] = set()
         for key in vector:
             holders = self._postings.get(key)
@@ -410,16 +422,19 @@ class MentionIndex:
         found: dict[str, Mention] = {}
         for item in candidates:
             profile = self.profiles[item]
-            score, matched = _score(profile, profile.norm(self.vocab), vector, surfaces, norm, self.vocab)
+            score, matched = _score(profile, profile.norm(self.vocab), vector, surfaces, norm, self.vocab, strict)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found
 
-    def find(self, text: str, previous: Mapping[str, Mention] | None = None) -> dict[str, Mention]:
+    def find(
+        self, text: str, previous: Mapping[str, Mention] | None = None, learn: bool = False, strict: bool = False
+    ) -> dict[str, Mention]:
         """The items ``text`` mentions, each with its best sentence.
 
         ``previous``: what the turn ``text`` answers mentioned; a follow-up
         sentence opening ``text`` ("yes, keep it that way") mentions those too.
+        ``learn`` and ``strict``: as for :meth:`match_sentence`.
         """
         found: dict[str, Mention] = {}
         for n, sentence in enumerate(sentences(text)):
@@ -427,7 +442,7 @@ class MentionIndex:
                 for item in previous:
                     if item in self.profiles:
                         found[item] = Mention(self.threshold, _evidence(sentence), (), followup=True)
-            for item, hit in self.match_sentence(sentence).items():
+            for item, hit in self.match_sentence(sentence, learn, strict).items():
                 best = found.get(item)
                 if best is None or hit.score > best.score:
                     found[item] = hit

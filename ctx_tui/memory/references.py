@@ -5,7 +5,8 @@ The judgement itself ("does this text mention that item?") is
 matched sentence by sentence. This module walks a transcript with it:
 
 * **What can mention**: user and assistant text, thinking, tool calls (each
-  string argument apart: a command, a path, an edit's new text), compaction
+  string argument apart: a command, a path, an edit's new text; there one
+  shared plain word is not enough, an identifier, path or number is), compaction
   summaries and system notes (a restatement arrives as one) of the main
   chain. Tool results never do: a file listing that happens to contain the
   item's words is not the agent attending to it.
@@ -114,13 +115,10 @@ def _scan(scan: _Scan, index: MentionIndex, entries: Sequence[Entry], learn: boo
         texts = texts_of(entry)
         if not texts:
             continue
-        if learn:
-            for text in texts:
-                scan.vocab.add(text)
         previous = last_found if entry.kind in _TURNS and last_role and last_role != entry.role else None
         hits: dict[str, Mention] = {}
         for text in texts:
-            for key, hit in index.find(text, previous).items():
+            for key, hit in index.find(text, previous, learn, strict=entry.kind is Kind.TOOL_CALL).items():
                 if key not in hits or hit.score > hits[key].score:
                     hits[key] = hit
         for key, hit in hits.items():
