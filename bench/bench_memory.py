@@ -7,9 +7,13 @@ fixed vocabulary) and registers ``--items`` items, then prints:
 * the first view (key terms of every entry, extraction, references, decay);
 * the steady view with nothing new (what the dashboard pays per refresh);
 * the view after one appended round (the reference scan reads only the new
-  entries), median over ``--appends`` appends.
+  entries), median over ``--appends`` appends;
+* the reference scan alone per appended entry (``occurrences`` over the
+  tracked items for one appended round, divided by its entries).
 
-Usage: ``python bench/bench_memory.py [--rounds 2500] [--items 40] [--appends 10]``
+``--mb 100`` sizes the session by file size instead of rounds.
+
+Usage: ``python bench/bench_memory.py [--rounds 2500 | --mb 100] [--items 40] [--appends 10]``
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 
 from ctx_tui.config import Config
 from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.references import occurrences
 from ctx_tui.memory.registry import register_item
 from ctx_tui.memory.view import build_memory_view, session_id_of
 from ctx_tui.window import Session
@@ -57,13 +62,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2500)
     parser.add_argument("--items", type=int, default=40)
     parser.add_argument("--appends", type=int, default=10)
+    parser.add_argument("--mb", type=float, default=0.0, help="write rounds until the file is this many MB")
     args = parser.parse_args()
     rng = random.Random(7)
     project = Path(tempfile.mkdtemp(prefix="ctx-bench-memory-"))
     path = project / "session.jsonl"
     with path.open("w") as fh:
-        for r in range(1, args.rounds + 1):
+        r = 0
+        while (r < args.rounds) if not args.mb else (fh.tell() < args.mb * 1e6):
+            r += 1
             fh.writelines(json.dumps(row) + "\n" for row in _round(rng, r))
+    args.rounds = r
     session = Session(path, Config())
     session.poll()
     sid = session_id_of(session)
@@ -88,6 +97,17 @@ def main() -> None:
         build_memory_view(project, session, Config())
         after.append(_ms(start))
     print(f"after append: {statistics.median(after):7.0f} ms (median of {args.appends}), worst {max(after):.0f} ms")
+    items = [i for i in build_memory_view(project, session, Config()).memory.items if not i.dismissed]
+    per_entry = []
+    for k in range(args.appends):
+        with path.open("a") as fh:
+            fh.writelines(json.dumps(row) + "\n" for row in _round(rng, args.rounds + args.appends + k + 1))
+        before = len(session.entries)
+        session.poll()
+        start = time.perf_counter()
+        occurrences(items, session.entries, Config().decay.reference_threshold)
+        per_entry.append(_ms(start) / max(1, len(session.entries) - before))
+    print(f"reference scan: {statistics.median(per_entry):6.2f} ms per appended entry (median, {len(items)} items)")
 
 
 if __name__ == "__main__":
