@@ -53,7 +53,7 @@ from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
 from ctx_tui.transcripts.model import Format, SessionMeta
 from ctx_tui.window import CLAUDE_WINDOW, Session
-from ctx_tui.window_model import UsageSource
+from ctx_tui.window_model import UsageSource, WindowSource
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config
@@ -95,6 +95,7 @@ class TailUsage:
     whole_file: bool
     #: Why the file is not a transcript ctx-tui reads, or None (as ``Session.unsupported``).
     unsupported: str | None = None
+    window_source: WindowSource = "model table"  # as WindowState.window_source
 
     @property
     def window_known(self) -> bool:
@@ -172,6 +173,7 @@ def _usage(session: Session, positions: bool, bytes_read: int, whole_file: bool)
         bytes_read=bytes_read,
         whole_file=whole_file,
         unsupported=session.unsupported,
+        window_source=state.window_source,
     )
 
 

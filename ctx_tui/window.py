@@ -34,33 +34,20 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctx_tui.model_windows import CLAUDE_1M_WINDOW, CLAUDE_WINDOW, UNKNOWN_WINDOW, table_window
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.discover import codex_reported_window
 from ctx_tui.transcripts.model import Entry, Format, SessionMeta
 from ctx_tui.transcripts.reader import TranscriptReader
-from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, UsagePoint, UsageSource, WindowEntry, WindowState
+from ctx_tui.usercache import claude_code_report
+from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, UsagePoint, UsageSource, WindowEntry, WindowSource, WindowState
 
 if TYPE_CHECKING:  # the model is built only when a config is given or asked for (Session.config)
     from ctx_tui.config import Config
 
-#: The window is not known: no config entry, nothing in the transcript, a model not in the table.
-UNKNOWN_WINDOW = 0
-CLAUDE_WINDOW = 200_000
-CLAUDE_1M_WINDOW = 1_000_000
-#: Model id prefix -> context window, for transcripts that do not state it.
-MODEL_WINDOWS: tuple[tuple[str, int], ...] = (
-    ("claude", CLAUDE_WINDOW),
-    ("gpt-5", 272_000),
-    ("gpt-4.1", 1_047_576),
-    ("gpt-4o", 128_000),
-    ("o3", 200_000),
-    ("o4", 200_000),
-    ("gemini", 1_048_576),
-)
-#: Codex keeps a share of the model's window for itself and reports the rest
-#: (``model_context_window``: 258,400 of gpt-5's 272,000).
-CODEX_WINDOW_SHARE = 0.95
+#: Re-exported: callers size a window through this module.
+__all__ = ["CLAUDE_1M_WINDOW", "CLAUDE_WINDOW", "UNKNOWN_WINDOW", "Session", "SessionUpdate", "calibrate", "count_entry", "session_window", "window_for_model"]
 
 
 def window_for_model(
@@ -72,11 +59,10 @@ def window_for_model(
 ) -> int:
     """The context window of ``model``: config override, then transcript, then table; else UNKNOWN_WINDOW.
 
-    ``fmt`` and ``peak`` (the largest context reported) fill in what the model
-    id does not say: a Claude Code session is 200,000 (1,000,000 once its
-    context went past 200,000, up to 1,000,000: more is no evidence of a window); a Codex rollout gets the share of the model's
-    window Codex itself reports (the latest ``model_context_window`` of another
-    rollout of that model under CODEX_HOME, else 95% of the table's).
+    A Codex rollout that does not state its window gets the latest
+    ``model_context_window`` another rollout of that model reported under
+    CODEX_HOME, else the table's share (:func:`ctx_tui.model_windows.table_window`,
+    which also says how ``fmt`` and ``peak`` fill in what a model id does not).
     """
     if config is not None and model and model in config.window.sizes:
         return config.window.sizes[model]
@@ -86,18 +72,25 @@ def window_for_model(
         seen = codex_reported_window(model)
         if seen:
             return seen
-    size = UNKNOWN_WINDOW
-    if model:
-        lowered = model.lower()
-        if lowered.endswith("[1m]"):
-            size = CLAUDE_1M_WINDOW
-        else:
-            size = next((s for prefix, s in MODEL_WINDOWS if lowered.startswith(prefix)), UNKNOWN_WINDOW)
-    if fmt == Format.CLAUDE_CODE and size in (UNKNOWN_WINDOW, CLAUDE_WINDOW):
-        size = CLAUDE_1M_WINDOW if CLAUDE_WINDOW < peak <= CLAUDE_1M_WINDOW else CLAUDE_WINDOW
-    if fmt == Format.CODEX and size:
-        size = round(size * CODEX_WINDOW_SHARE)
-    return size
+    return table_window(model, fmt.value if fmt is not None else None, peak)
+
+
+def session_window(meta: SessionMeta, path: Path, config: Config | None, peak: int = 0) -> tuple[int, WindowSource]:
+    """The window of a session and where it came from.
+
+    Claude Code's own figure, recorded by ``ctx-tui statusline`` for this
+    session, is the authority (it knows 1M windows and what the tools take);
+    then the config's ``window.sizes``, the transcript, the model table.
+    """
+    if meta.format == Format.CLAUDE_CODE:
+        report = claude_code_report(meta.session_id or path.stem)
+        if report is not None:
+            return report["context_window_size"], "Claude Code"
+    if config is not None and meta.model and meta.model in config.window.sizes:
+        return config.window.sizes[meta.model], "config"
+    if meta.context_window:
+        return meta.context_window, "transcript"
+    return window_for_model(meta.model, None, None, meta.format, peak), "model table"
 
 
 @dataclass(slots=True)
@@ -310,7 +303,7 @@ class Session:
         t = self._reader.transcript
         if t.last_usage is None:
             return None
-        window = window_for_model(t.meta.model, self._config, t.meta.context_window, t.meta.format)
+        window, _ = session_window(t.meta, self.path, self._config)
         if window and t.last_usage.context_tokens > USAGE_WINDOWS_CAP * window:
             return None
         return t.last_usage.context_tokens
@@ -332,11 +325,13 @@ class Session:
 
     def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
         t = self._reader.transcript
+        window, window_source = session_window(t.meta, self.path, self._config, t.peak_usage)
         return WindowState(
             path=self.path,
             meta=t.meta,
             context_tokens=context_tokens,
-            context_window=window_for_model(t.meta.model, self._config, t.meta.context_window, t.meta.format, t.peak_usage),
+            context_window=window,
+            window_source=window_source,
             usage_source=source,
             token_source=tokens_by,
             compactions=list(t.compactions),

@@ -13,6 +13,16 @@ from typing import Literal, Protocol
 from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta
 
 UsageSource = Literal["reported", "estimated"]
+#: Where the window size came from: Claude Code's status line report (the
+#: authority), the config's ``window.sizes``, the transcript, or the model table.
+WindowSource = Literal["Claude Code", "config", "transcript", "model table"]
+#: How a window source is said to the user.
+WINDOW_SOURCE_TEXT: dict[str, str] = {
+    "Claude Code": "reported by Claude Code",
+    "config": "from the config (window.sizes)",
+    "transcript": "stated by the transcript",
+    "model table": "from the model table",
+}
 
 
 #: Defaults of ``window.autocompact_threshold`` and ``window.handoff_threshold`` (config.py):
@@ -59,6 +69,7 @@ class WindowState:
     history: list[UsagePoint] = field(default_factory=list)
     autocompact_threshold: float = AUTOCOMPACT_THRESHOLD
     implausible_usage: int = 0  # usage reports ignored as outside [0, 10 x window]
+    window_source: WindowSource = "model table"
     #: Why the file is not a transcript ctx-tui reads (every figure is then empty), or None.
     unsupported: str | None = None
 

@@ -1,9 +1,16 @@
-"""Wiring ctx-tui's hooks into Claude Code's ``.claude/settings.json``.
+"""Wiring ctx-tui into Claude Code's ``settings.json``: the hooks and the status line.
 
-The merge keeps every other key and every other hook of the file: it only adds
-(or, when the ctx-tui executable moved, updates) its own three commands. It is
-idempotent: a second install changes nothing, not even a byte. An existing file
+Every install goes through :func:`merge_into_settings`: under a lock, read the
+file, merge, write it atomically only when something changed. The merges keep
+every other key and every other hook of the file: they only add (or, when the
+ctx-tui executable moved, update) ctx-tui's own entries. An install is
+idempotent: a second one changes nothing, not even a byte. An existing file
 that is not valid JSON is never overwritten: the install stops with a message.
+
+* :func:`install_hooks`: the three hook commands (``ctx-tui hook install``);
+* :func:`install_statusline`: the ``statusLine`` command (``ctx-tui statusline
+  install``); a status line that is not ctx-tui's is replaced only with
+  ``force``.
 """
 
 from __future__ import annotations
@@ -13,13 +20,15 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
+from ctx_tui.usercache import cache_dir
 
 SETTINGS_FILE = Path(".claude") / "settings.json"
 LOCAL_SETTINGS_FILE = Path(".claude") / "settings.local.json"
@@ -157,20 +166,115 @@ def merge_settings(
     return merged, added, updated
 
 
-def install_hooks(project: Path, base: str | None = None) -> InstallResult:
-    """Merge the hooks into ``<project>/.claude/settings.json`` (created if missing)."""
-    path = project / SETTINGS_FILE
+def merge_into_settings(path: Path, lock: Path, merge: Callable[[dict[str, Any]], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
+    """Read ``path`` (a missing file is ``{}``), apply ``merge``, write the result if it differs.
+
+    Holds the cross-process lock ``lock`` throughout; returns (merged, changed).
+    ``merge`` must not modify its argument and raises CtxError to stop (nothing
+    is written then).
+    """
     try:
-        with locked(state_dir(project) / "claude-settings.json"):
+        with locked(lock):
             current = _read_settings(path)
-            merged, added, updated = merge_settings(current, base)
-            changed = bool(added or updated)
+            merged = merge(current)
+            changed = merged != current
             if changed:
                 write_atomic(path, _settings_text(merged))
     except OSError as exc:
         where = exc.filename or path
         raise CtxError(f"{where}: cannot write ({exc.strerror or exc}); {path} was not changed") from None
-    return InstallResult(path, changed, added, updated, merged)
+    return merged, changed
+
+
+def settings_target(project: Path, user: bool = False) -> tuple[Path, Path]:
+    """(the settings file, the lock guarding it): the project's ``.claude/settings.json`` or the user's."""
+    if user:
+        return _user_settings(), Path(cache_dir()) / "claude-user-settings.json"
+    return project / SETTINGS_FILE, state_dir(project) / "claude-settings.json"
+
+
+def install_hooks(project: Path, base: str | None = None) -> InstallResult:
+    """Merge the hooks into ``<project>/.claude/settings.json`` (created if missing)."""
+    path, lock = settings_target(project)
+    found: dict[str, list[str]] = {}
+
+    def merge(current: dict[str, Any]) -> dict[str, Any]:
+        merged, found["added"], found["updated"] = merge_settings(current, base)
+        return merged
+
+    merged, changed = merge_into_settings(path, lock, merge)
+    return InstallResult(path, changed, found["added"], found["updated"], merged)
+
+
+# -- the status line ------------------------------------------------------------------------
+StatuslineAction = Literal["added", "updated", "replaced", "unchanged"]
+
+
+@dataclass(frozen=True, slots=True)
+class StatuslineResult:
+    path: Path
+    action: StatuslineAction
+    previous: Any  # the statusLine that was there before (None when there was none)
+    settings: dict[str, Any]
+
+
+def statusline_command(base: str | None = None) -> str:
+    return f"{base or ctx_tui_command()} statusline"
+
+
+def statusline_block(base: str | None = None) -> dict[str, Any]:
+    """The ``{"statusLine": {...}}`` block Claude Code reads."""
+    return {"statusLine": {"type": "command", "command": statusline_command(base), "padding": 0}}
+
+
+def _is_our_statusline(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    words = entry["command"].split()
+    return len(words) >= 2 and words[-1] == "statusline" and any("ctx-tui" in w or "ctx_tui" in w for w in words[:-1])
+
+
+def merge_statusline(
+    settings: dict[str, Any], base: str | None = None, force: bool = False
+) -> tuple[dict[str, Any], StatuslineAction]:
+    """``settings`` with ctx-tui's status line; ``settings`` itself is not modified.
+
+    Ours already there: its command is brought up to date (its other keys, such
+    as ``padding``, kept). Someone else's: a CtxError unless ``force``.
+    """
+    merged = copy.deepcopy(settings)
+    wanted = statusline_block(base)["statusLine"]
+    current = merged.get("statusLine")
+    if current is None:
+        merged["statusLine"] = wanted
+        return merged, "added"
+    if _is_our_statusline(current):
+        if current.get("command") == wanted["command"] and current.get("type") == "command":
+            return merged, "unchanged"
+        merged["statusLine"] = {**current, "type": "command", "command": wanted["command"]}
+        return merged, "updated"
+    if not force:
+        shown = current.get("command") if isinstance(current, dict) else current
+        raise CtxError(
+            f"settings.json already has a status line ({json.dumps(shown, ensure_ascii=False)[:120]}); "
+            "`--force` replaces it; nothing was changed"
+        )
+    merged["statusLine"] = wanted
+    return merged, "replaced"
+
+
+def install_statusline(project: Path, *, user: bool = False, force: bool = False, base: str | None = None) -> StatuslineResult:
+    """Merge the status line into the project's (or with ``user`` the user's) Claude Code settings."""
+    path, lock = settings_target(project, user)
+    seen: dict[str, Any] = {}
+
+    def merge(current: dict[str, Any]) -> dict[str, Any]:
+        seen["previous"] = copy.deepcopy(current.get("statusLine"))
+        merged, seen["action"] = merge_statusline(current, base, force)
+        return merged
+
+    merged, _ = merge_into_settings(path, lock, merge)
+    return StatuslineResult(path, seen["action"], seen["previous"], merged)
 
 
 def _settings_text(settings: dict[str, Any]) -> str:

@@ -20,6 +20,9 @@ from ctx_tui.errors import CtxError  # config.ConfigError is one too
 if TYPE_CHECKING:
     import argparse
 
+if TYPE_CHECKING:
+    import argparse
+
 #: Each command name -> the module that registers it. Only the module of the
 #: command being run is imported, so a hook answers without loading the rest
 #: (tests/test_cli_dispatch.py checks this map against what modules register).
@@ -37,6 +40,8 @@ COMMANDS: dict[str, str] = {
     "handoff": "ctx_tui.cli.handoff_cmd",
     **dict.fromkeys(["compress", "enhance"], "ctx_tui.cli.compress_cmd"),
     "api": "ctx_tui.cli.api_cmd",
+    "statusline": "ctx_tui.cli.statusline_cmd",
+    "sessions": "ctx_tui.cli.sessions_cmd",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
@@ -69,6 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args_list[1] in EVENT_HOOKS:
             return run_event(args_list[1])
+    if args_list[:1] == ["statusline"] and args_list[1:2] != ["install"]:
+        # Claude Code runs this after every message: straight to the module, no parser.
+        from ctx_tui.statusline import main as statusline
+
+        return statusline(args_list[1:])
     dashboard = not args_list or args_list[0] not in COMMANDS.keys() | {"-h", "--help", "--version"}
     if dashboard:  # Textual draws the screen (its widgets show text with ctx_tui.ui.safe)
         return _run(args_list, dashboard)

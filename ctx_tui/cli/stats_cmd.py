@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_config_or_defaults, session_path
 from ctx_tui.errors import CtxError
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
-from ctx_tui.window_model import HANDOFF_THRESHOLD, WindowState
+from ctx_tui.window_model import HANDOFF_THRESHOLD, WINDOW_SOURCE_TEXT, WindowState
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config
@@ -39,6 +39,7 @@ def stats_dict(state: WindowState | TailUsage, config: Config | None, live_entri
         "agent_version": meta.agent_version,
         "context_tokens": state.context_tokens,
         "context_window": state.context_window if known else None,
+        "window_source": state.window_source if known else None,
         "usage_pct": round(state.usage_pct, 2) if known else None,
         "usage_source": state.usage_source,
         "token_source": state.token_source,
@@ -80,6 +81,7 @@ def _print_human(data: dict[str, Any]) -> None:
             f"{data['context_tokens']:,} / {data['context_window']:,} tokens  "
             f"[bold]{data['usage_pct']:.1f}%[/] ({mark})",
         )
+        table.add_row("window", f"{data['context_window']:,} tokens, {WINDOW_SOURCE_TEXT[data['window_source']]}")
         table.add_row("headroom", f"{data['headroom_tokens']:,} tokens before auto-compaction at {data['autocompact_threshold']:.0%}")
     if "rounds" in data:
         table.add_row("rounds", f"{data['rounds']}   compactions: {data['compactions']}")

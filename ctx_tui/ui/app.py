@@ -15,7 +15,8 @@ from textual.app import App
 from textual.reactive import reactive
 from watchfiles import awatch
 
-from ctx_tui.config import Config
+from ctx_tui.config import Config, ConfigError, load_config
+from ctx_tui.transcripts.catalog import SessionInfo
 from ctx_tui.ui import keys
 from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
@@ -24,6 +25,7 @@ from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem,
 from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
+from ctx_tui.ui.screens.sessions import SessionsScreen
 
 #: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
 DEBOUNCE_MS = 60
@@ -35,8 +37,8 @@ POLL_MS = 200
 CATCH_UP_MS = 500
 
 
-#: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, then the flow screens'.
-STYLESHEETS = ("app.tcss", "flows.tcss")
+#: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, the flow screens', the picker's and metrics'.
+STYLESHEETS = ("app.tcss", "flows.tcss", "picker.tcss")
 
 
 def stylesheet() -> str:
@@ -75,6 +77,7 @@ class DashboardApp(App[None]):
         self.path = path
         self.project = project
         self.follow = follow
+        self._clock = clock
         self.feed = SessionFeed(path, project, config, clock)
         self._last_problem: str | None = None
         self._posted: Snapshot | None = None  # the worker's last posted snapshot (worker side only)
@@ -104,7 +107,7 @@ class DashboardApp(App[None]):
         usage = await asyncio.to_thread(feed.first_usage)  # the figure first, from the file's end
         if usage is not None:
             self.post_message(UsageKnown(usage, feed.config.window.handoff_threshold))
-        self._post(await asyncio.to_thread(feed.read))
+        self._post(await asyncio.to_thread(feed.read), feed)
         polling = False
         while self.follow:
             dirs = feed.watched_dirs()
@@ -128,7 +131,7 @@ class DashboardApp(App[None]):
                         continue  # a quiet period
                     # The first pass also reads what was appended while the watcher started.
                     caught_up = True
-                    self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}))
+                    self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}), feed)
                     if feed.watched_dirs() != dirs:
                         break  # a watched folder appeared or vanished: watch the new set
             except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit is reached
@@ -138,12 +141,12 @@ class DashboardApp(App[None]):
                 polling = True
                 self.post_message(SourceProblem(f"file notifications failed ({exc}); polling every {POLL_MS} ms"))
 
-    def _post(self, result: ReadResult) -> None:
+    def _post(self, result: ReadResult, source: SessionFeed | None = None) -> None:
         for problem in result.problems:
             self.post_message(SourceProblem(problem))
         if result.snapshot is not None and result.snapshot is not self._posted:
             self._posted = result.snapshot
-            self.post_message(SnapshotReady(result.snapshot))
+            self.post_message(SnapshotReady(result.snapshot, source))
 
     # -- state ------------------------------------------------------------------------
     def on_loading(self, message: Loading) -> None:
@@ -154,6 +157,8 @@ class DashboardApp(App[None]):
             self.dashboard.show_first_usage(message.usage, message.handoff_threshold)
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        if message.source is not None and message.source is not self.feed:
+            return  # read for the session followed before a switch
         self.snapshot = message.snapshot
 
     def watch_snapshot(self, old: Snapshot | None, new: Snapshot | None) -> None:
@@ -194,6 +199,36 @@ class DashboardApp(App[None]):
 
     def action_reject(self) -> None:
         _flows().reject_first(self)
+
+    def action_sessions(self) -> None:
+        if not isinstance(self.screen, SessionsScreen):
+            self.push_screen(SessionsScreen(self.feed.path, self.feed.config.window.sizes), self._open_chosen)
+
+    async def _open_chosen(self, chosen: SessionInfo | None) -> None:
+        if chosen is not None and chosen.path.absolute() != self.feed.path:
+            project = Path(chosen.project) if chosen.project and Path(chosen.project).is_dir() else self.project
+            await self.open_session(chosen.path, project)
+
+    async def open_session(self, path: Path, project: Path) -> None:
+        """Follow another session from now on, without restarting (the session picker's Enter).
+
+        The project (its ``.ctx/`` memory, config and handoffs) becomes the
+        session's own working directory when it exists on this machine.
+        """
+        try:
+            config = load_config(project).config
+        except ConfigError as exc:
+            self.notify(f"{exc}; using the defaults", title="Config", severity="warning", markup=False)
+            config = Config()
+        self.path, self.project = path, project
+        self.feed = SessionFeed(path, project, config, self._clock)
+        self._posted = None
+        self._last_problem = None
+        self.snapshot = None  # no action may reach the previous session's items
+        self.dashboard = DashboardScreen(path, project)
+        await self.switch_screen(self.dashboard)
+        self.follow_session()
+        self.notify(f"following {path.name} ({project})", title="Session", markup=False)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

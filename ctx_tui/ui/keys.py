@@ -25,6 +25,7 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("n", "n", "new_item", "New item", "Register a new tracked item (goal, constraint, decision, ...)."),
     KeySpec("a", "a", "approve", "Approve", "Approve the first pending promotion: it is written to MEMORY.md."),
     KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
+    KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code or Codex session of this machine (type to filter, Enter opens it here)."),
     KeySpec("question_mark", "?", "help", "Help", "Show every key, what it does and where each panel's data comes from."),
     KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),
 )

@@ -45,11 +45,12 @@ class UsageKnown(Message):
 
 
 class SnapshotReady(Message):
-    """One batch of changes has been read."""
+    """One batch of changes has been read (``source``: the feed that read it, to drop it after a session switch)."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: Snapshot, source: object | None = None) -> None:
         super().__init__()
         self.snapshot = snapshot
+        self.source = source
 
 
 class SourceProblem(Message):

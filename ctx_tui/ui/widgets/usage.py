@@ -61,7 +61,10 @@ def figures(state: WindowState) -> Text:
         text.append(state.unsupported)
         return text
     if state.window_known:
-        text.append(f"% of a {state.context_window:,}-token window · ")
+        text.append(f"% of a {state.context_window:,}-token window")
+        if state.window_source == "Claude Code":
+            text.append(" (reported by Claude Code)")
+        text.append(" · ")
     else:
         text.append("window unknown", style="bold")
         text.append(" (set window.sizes for this model) · ")

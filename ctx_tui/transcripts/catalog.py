@@ -1,0 +1,182 @@
+"""Every Claude Code and Codex session on the machine, newest first (the session picker).
+
+* Claude Code: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``) ``/projects/*/*.jsonl``
+  (subagent files are not sessions);
+* Codex: ``$CODEX_HOME`` (default ``~/.codex``) ``/sessions/**/rollout-*.jsonl``.
+
+For each file only its tail is read (:func:`ctx_tui.transcripts.tail.follow_tail`):
+the usage figure, the model, the session id and its working directory. A
+:class:`Catalog` keeps what it read per file, so listing again (the picker
+refreshes every few seconds) reads only files that changed, and of those only
+their new bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ctx_tui.model_windows import UNKNOWN_WINDOW
+from ctx_tui.transcripts.discover import CLAUDE, CODEX, claude_home, codex_home
+from ctx_tui.transcripts.model import Format
+from ctx_tui.transcripts.tail import FORMAT_VALUES, follow_tail
+from ctx_tui.usercache import claude_code_report
+from ctx_tui.window import window_for_model
+
+#: A session written within this many seconds is live.
+LIVE_SECONDS = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One session file as the picker lists it."""
+
+    path: Path
+    agent: str  # "claude" or "codex"
+    project: str | None  # the session's working directory
+    session_id: str | None
+    model: str | None
+    context_tokens: int | None  # None: nothing reported or estimated yet
+    context_window: int
+    usage_pct: float | None
+    estimated: bool
+    window_source: str  # as ctx_tui.window_model.WindowSource
+    modified: float  # last write, epoch seconds
+    size: int  # bytes
+    error: str | None = None  # why the figure could not be read
+
+    def live(self, now: float | None = None) -> bool:
+        return (time.time() if now is None else now) - self.modified < LIVE_SECONDS
+
+    def as_dict(self, now: float | None = None) -> dict[str, Any]:
+        data = asdict(self)
+        data["path"] = str(self.path)
+        data["live"] = self.live(now)
+        return data
+
+
+def _claude_files(root: Path) -> list[tuple[Path, str]]:
+    found: list[tuple[Path, str]] = []
+    try:
+        folders = [e for e in os.scandir(root / "projects") if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return found
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder.path))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith(".jsonl") and not entry.name.startswith("agent-"):
+                found.append((Path(entry.path), CLAUDE))
+    return found
+
+
+def _codex_files(root: Path) -> list[tuple[Path, str]]:
+    found: list[tuple[Path, str]] = []
+    for dirpath, dirnames, filenames in os.walk(root / "sessions"):
+        dirnames.sort()
+        found.extend((Path(dirpath) / name, CODEX) for name in filenames if name.startswith("rollout-") and name.endswith(".jsonl"))
+    return found
+
+
+def session_files(agent: str | None = None) -> list[tuple[Path, str]]:
+    """(path, agent) of every session file (``agent``: only "claude" or "codex")."""
+    files: list[tuple[Path, str]] = []
+    if agent in (None, CLAUDE):
+        files += _claude_files(claude_home())
+    if agent in (None, CODEX):
+        files += _codex_files(codex_home())
+    return files
+
+
+class Catalog:
+    """Lists sessions, remembering what it read of each file between calls."""
+
+    def __init__(self, sizes: Mapping[str, int] | None = None) -> None:
+        self.sizes = dict(sizes or {})  # the config's window.sizes
+        self._tails: dict[Path, dict[str, Any]] = {}
+
+    def list(self, agent: str | None = None) -> list[SessionInfo]:
+        """Every session, newest first; files that vanish meanwhile are left out."""
+        infos: list[SessionInfo] = []
+        seen: set[Path] = set()
+        for path, kind in session_files(agent):
+            info = self._read(path, kind)
+            if info is not None:
+                infos.append(info)
+                seen.add(path)
+        for gone in self._tails.keys() - seen:
+            del self._tails[gone]
+        infos.sort(key=lambda i: i.modified, reverse=True)
+        return infos
+
+    def _read(self, path: Path, agent: str) -> SessionInfo | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        try:
+            scan, self._tails[path] = follow_tail(str(path), self._tails.get(path))
+        except OSError as exc:
+            self._tails.pop(path, None)
+            return SessionInfo(path, agent, None, None, None, None, UNKNOWN_WINDOW, None, False, "model table",
+                               st.st_mtime, st.st_size, exc.strerror or str(exc))
+        session_id = scan.session_id or (path.stem if agent == CLAUDE else None)
+        report = claude_code_report(session_id) if agent == CLAUDE else None
+        if report is not None:
+            window, source = report["context_window_size"], "Claude Code"
+        elif scan.model and scan.model in self.sizes:
+            window, source = self.sizes[scan.model], "config"
+        elif scan.window:
+            window, source = scan.window, "transcript"
+        else:
+            fmt = Format(FORMAT_VALUES[agent])
+            window, source = window_for_model(scan.model, None, None, fmt, scan.peak), "model table"
+        decided = scan.usage_seen or scan.compacted
+        tokens = scan.tokens if decided else None
+        pct = round(100.0 * tokens / window, 2) if tokens is not None and window else None
+        return SessionInfo(
+            path=path,
+            agent=agent,
+            project=scan.cwd,
+            session_id=session_id,
+            model=scan.model,
+            context_tokens=tokens,
+            context_window=window,
+            usage_pct=pct,
+            estimated=decided and scan.estimated,
+            window_source=source,
+            modified=st.st_mtime,
+            size=st.st_size,
+        )
+
+
+def ago(modified: float, now: float | None = None) -> str:
+    """How long ago, shortly: ``now``, ``42s``, ``5m``, ``3h``, ``2d``."""
+    seconds = max(0.0, (time.time() if now is None else now) - modified)
+    if seconds < 5:
+        return "now"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds)}s"
+
+
+def human_size(n: int) -> str:
+    """``812 B``, ``3.4 KB``, ``2.6 MB``, ``1.2 GB``."""
+    value = float(n)
+    for unit in ("B", "KB", "MB"):
+        if value < 1000:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{value:.1f} GB"
+
+
+def list_sessions(agent: str | None = None, sizes: Mapping[str, int] | None = None) -> list[SessionInfo]:
+    """Every session on the machine, newest first (one-shot: see :class:`Catalog` to list again cheaply)."""
+    return Catalog(sizes).list(agent)

@@ -1,0 +1,107 @@
+"""ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
+
+Two kinds of small JSON files live here:
+
+* ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
+  transcript (byte offset, file identity, the usage figure), so the next call
+  reads only the bytes appended since;
+* ``claude-code/<session>.json``: the latest context figures Claude Code
+  itself sent to the status line for a session (window size, usage). The
+  dashboard and ``stats`` size the window by it and say "reported by Claude
+  Code" (see :func:`claude_code_report`).
+
+Everything here may be deleted at any time: it is rebuilt on the next call.
+Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
+read). Only ``os`` and ``json`` are imported: the status line runs this on
+every message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+APP = "ctx-tui"
+CLAUDE_CODE_DIR = "claude-code"
+
+
+def cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, APP)
+
+
+def file_key(text: str) -> str:
+    """A short file-name-safe key for ``text`` (a path): two independent 32-bit hashes."""
+    import zlib
+
+    data = text.encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def safe_stem(text: str) -> str:
+    """``text`` (a session id) as a file name: letters, digits, ``-``, ``_`` and ``.`` only."""
+    cleaned = "".join(c if (c.isalnum() or c in "-_.") else "-" for c in text).replace("..", "-").strip(".-")
+    return cleaned[:80] or file_key(text)
+
+
+def read_json(path: str) -> Any:
+    """The JSON in ``path``; None when missing, unreadable or damaged (a cache is never an error)."""
+    try:
+        with open(path, "rb") as fh:
+            return json.loads(fh.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path: str, data: Any) -> None:
+    """Replace ``path`` with ``data`` atomically; creates the folder (private to the user)."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def claude_code_report_path(session_id: str) -> str:
+    return os.path.join(cache_dir(), CLAUDE_CODE_DIR, safe_stem(session_id) + ".json")
+
+
+def record_claude_code_report(session_id: str, report: dict[str, Any]) -> bool:
+    """Keep Claude Code's latest figures for a session; returns False when they were already kept.
+
+    ``report``: ``context_window_size``, ``context_tokens``, ``used_percentage``,
+    ``model``, ``transcript_path`` (what Claude Code sent), ``recorded_at``
+    (epoch seconds, not compared).
+    """
+    path = claude_code_report_path(session_id)
+    old = read_json(path)
+    same = isinstance(old, dict) and all(old.get(k) == v for k, v in report.items() if k != "recorded_at")
+    if same:
+        return False
+    write_json(path, {"session_id": session_id, **report})
+    return True
+
+
+def claude_code_report(session_id: str | None) -> dict[str, Any] | None:
+    """The figures Claude Code last reported for ``session_id`` (a window size > 0), or None."""
+    if not session_id:
+        return None
+    data = read_json(claude_code_report_path(session_id))
+    if not isinstance(data, dict) or data.get("session_id") != session_id:
+        return None
+    size = data.get("context_window_size")
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        return None
+    return data
