@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 from ctx_tui import usercache
 from ctx_tui.model_windows import table_window
 from ctx_tui.plain_text import one_line
-from ctx_tui.transcripts.tail import FORMAT_VALUES, TailScan, follow_tail
+from ctx_tui.transcripts.tail import FORMAT_VALUES, USAGE_WINDOWS_CAP, TailScan, follow_tail
 
 NEUTRAL = "ctx-tui"
 STDIN_LIMIT = 1 << 20
@@ -279,6 +279,8 @@ def compute(data: dict[str, Any], now: float | None = None) -> dict[str, Any]:
         tokens = scan.tokens
         window = cc_window or transcript_window(scan, config["sizes"])
         source = "estimated" if scan.estimated else "transcript"
+        if window and tokens > USAGE_WINDOWS_CAP * window:  # implausible for this model, as stats judges it
+            tokens, source = None, "unknown"
     else:
         tokens, window, source = None, cc_window, "unknown"
     if cc_window and session_id:
@@ -372,12 +374,11 @@ def render(status: dict[str, Any], width: int = DEFAULT_WIDTH, color: bool = Tru
     # Shorten from the least important part, then drop it; the usage part is never dropped.
     i = keep - 1
     while length() > width and i >= 0:
-        variants = parts[i][1]
-        if variants[chosen[i]].count(": ") and "fading" in variants[chosen[i]]:
-            room = width - (length() - len(variants[chosen[i]]))
-            prefix = variants[chosen[i]].split(": ", 1)[0] + ": "
-            if room >= len(prefix) + 12:
-                variants[chosen[i]] = one_line(variants[chosen[i]], room)
+        role, variants = parts[i]
+        if role == "item" and chosen[i] == 0:  # first cut the fading item's text, keeping 12 characters of it
+            room = width - (length() - len(variants[0]))
+            if room >= len(variants[1]) + len(": ") + 12:
+                variants[0] = one_line(variants[0], room)
                 continue
         if chosen[i] < len(variants) - 1:
             chosen[i] += 1

@@ -87,7 +87,8 @@ def test_refuses_a_failing_handoff(tmp_path: Path) -> None:
     assert info.value.exit_code == 1
     assert {f.field for f in info.value.findings if f.is_error} == {"suggested_first_action"}
     assert not handoff_dir(tmp_path, Config()).exists()
-    assert not [e for e in read_events(tmp_path) if e["action"].startswith("handoff")]
+    # nothing written; the refusal itself is audited (ctx-tui metrics counts refused handoffs)
+    assert [e["action"] for e in read_events(tmp_path) if e["action"].startswith("handoff")] == ["handoff.refused"]
 
 
 def test_force_records_findings_in_the_file_and_the_audit(tmp_path: Path) -> None:

@@ -325,11 +325,11 @@ def test_install_never_replaces_another_status_line_without_force(tmp_path: Path
     assert json.loads(settings.read_text())["statusLine"]["command"] == "/opt/ctx-tui statusline"
 
 
-def test_install_refuses_invalid_json_and_writes_nothing(tmp_path: Path, capsys) -> None:
+def test_install_refuses_invalid_json_and_writes_nothing(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = tmp_path / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{"model": "opus",')
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     assert main(["statusline", "install"]) == 2
     assert "not valid JSON" in capsys.readouterr().err
     assert settings.read_text() == '{"model": "opus",'
@@ -359,3 +359,22 @@ def test_reports_are_kept_per_session(tmp_path: Path) -> None:
     assert usercache.record_claude_code_report("s/1", {"context_window_size": 1000, "recorded_at": 1})
     assert not usercache.record_claude_code_report("s/1", {"context_window_size": 1000, "recorded_at": 2})
     assert usercache.claude_code_report("s/1")["context_window_size"] == 1000
+
+
+@pytest.mark.parametrize("bad", [-500_000, 2**64 - 1])
+def test_implausible_usage_is_ignored_as_stats_ignores_it(bad: int, tmp_path: Path) -> None:
+    lines = _lines(CLAUDE_COMPACTED)
+    last = json.loads(next(line for line in reversed(lines) if b'"usage"' in line))
+    last["message"]["usage"]["cache_read_input_tokens"] = bad
+    last["message"]["id"] = "msg_bad"
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(lines) + json.dumps(last).encode() + b"\n")
+    status = statusline.compute({"transcript_path": str(path)})
+    assert status["context_tokens"] == _stats(path)["context_tokens"] == 95_152
+
+
+def test_a_window_nobody_states_is_said_unknown() -> None:
+    status = {"usage_pct": None, "context_tokens": 95_152, "context_window": 0, "source": "transcript", "estimated": False,
+              "handoff_suggested": False, "decayed_high": 0, "top_decayed": None, "pending_promotions": 0}
+    assert statusline.render(status, 100, color=False) == "ctx 95.2k (window unknown: set window.sizes)"
+    assert statusline.render(status, 12, color=False) == "ctx 95.2k"

@@ -42,6 +42,8 @@ COMMANDS: dict[str, str] = {
     "api": "ctx_tui.cli.api_cmd",
     "statusline": "ctx_tui.cli.statusline_cmd",
     "sessions": "ctx_tui.cli.sessions_cmd",
+    "metrics": "ctx_tui.cli.metrics_cmd",
+    "serve": "ctx_tui.cli.serve_cmd",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 

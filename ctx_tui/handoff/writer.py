@@ -9,7 +9,7 @@ handoff must never do).
 
 A handoff that fails the gate is refused (:class:`HandoffRefused`) unless
 ``force`` is given; a forced handoff carries its findings as a comment at the
-top of the file. Every written handoff is recorded in the audit log.
+top of the file. Every written handoff, and every refusal, is recorded in the audit log.
 """
 
 from __future__ import annotations
@@ -71,6 +71,13 @@ def _forced_comment(findings: list[Finding]) -> str:
     return "\n".join(" ".join(line.split()) for line in lines)
 
 
+def record_refusal(project: Path, data: Mapping[str, Any], findings: list[Finding]) -> None:
+    """Log ``handoff.refused``: a save the quality gate stopped (the CLI and the dashboard's form)."""
+    session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+    errors = [{"field": f.field, "rule": f.rule} for f in findings if f.is_error]
+    audit.record(project, "handoff.refused", session=session, errors=len(errors), findings=errors)
+
+
 def write_handoff(
     project: Path,
     handoff: Handoff | Mapping[str, Any],
@@ -84,6 +91,7 @@ def write_handoff(
     findings = check_handoff(data, project)
     ok = passes(findings)
     if not ok and not force:
+        record_refusal(project, data, findings)
         raise HandoffRefused(findings)
     folder = handoff_dir(project, config)
     try:

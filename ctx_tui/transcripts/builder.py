@@ -189,6 +189,8 @@ class Transcript:
 
     def compact(self, compaction: Compaction) -> None:
         """The agent compacted: the live window starts at the next entry."""
+        if compaction.round is None:
+            compaction.round = self.round
         self.compactions.append(compaction)
         self.live_start = compaction.seq
         self.last_usage = None

@@ -23,7 +23,7 @@ from typing import Any
 from ctx_tui.model_windows import UNKNOWN_WINDOW
 from ctx_tui.transcripts.discover import CLAUDE, CODEX, claude_home, codex_home
 from ctx_tui.transcripts.model import Format
-from ctx_tui.transcripts.tail import FORMAT_VALUES, follow_tail
+from ctx_tui.transcripts.tail import FORMAT_VALUES, USAGE_WINDOWS_CAP, follow_tail
 from ctx_tui.usercache import claude_code_report
 from ctx_tui.window import window_for_model
 
@@ -139,6 +139,8 @@ class Catalog:
             window, source = window_for_model(scan.model, None, None, fmt, scan.peak), "model table"
         decided = scan.usage_seen or scan.compacted
         tokens = scan.tokens if decided else None
+        if tokens is not None and window and tokens > USAGE_WINDOWS_CAP * window:  # implausible, as stats judges it
+            tokens = None
         pct = round(100.0 * tokens / window, 2) if tokens is not None and window else None
         return SessionInfo(
             path=path,

@@ -103,6 +103,7 @@ class Compaction:
     timestamp: str | None = None
     trigger: str | None = None  # "auto" / "manual" when the agent says
     pre_tokens: int | None = None  # context size before, when reported
+    round: int | None = None  # the round it happened in (set by Transcript.compact)
 
 
 @dataclass(slots=True)

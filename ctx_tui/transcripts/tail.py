@@ -58,12 +58,28 @@ FINGERPRINT = 64
 #: Characters per token for the estimate after a compaction with no usage since.
 CHARS_PER_TOKEN = 4
 _SYNTHETIC = "<synthetic>"
+_CLAUDE_USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+#: As ctx_tui.transcripts.builder (not imported: the status line imports only this module):
+#: a usage figure above USAGE_WINDOWS_CAP windows is implausible and ignored; no window is above MAX_WINDOW.
+USAGE_WINDOWS_CAP = 10
+MAX_WINDOW = 10_000_000
 _CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 _CLAUDE_TYPES = frozenset({"user", "assistant", "system", "summary"})
 
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _field(value: Any) -> int:
+    """A usage field as the full readers take it: an int as it is (checked by :func:`_plausible`), anything else 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _plausible(*figures: int, window: int | None) -> bool:
+    """The full readers' rule (``Transcript.plausible``): every figure in [0, USAGE_WINDOWS_CAP x window]."""
+    cap = USAGE_WINDOWS_CAP * (window or MAX_WINDOW)
+    return all(0 <= f <= cap for f in figures)
 
 
 def _text_chars(content: Any) -> int:
@@ -180,11 +196,11 @@ class TailScan:
             if not error and isinstance(model, str) and model:
                 self.model = model
             if not error and isinstance(usage, dict):
-                self.context_tokens = (
-                    _int(usage.get("input_tokens"))
-                    + _int(usage.get("cache_creation_input_tokens"))
-                    + _int(usage.get("cache_read_input_tokens"))
-                )
+                fields = [_field(usage.get(k)) for k in _CLAUDE_USAGE_KEYS]
+                context = fields[0] + fields[1] + fields[2]
+                if not _plausible(context, *fields, window=None):
+                    return  # ignored, as the full reader ignores it
+                self.context_tokens = context
                 self.usage_seen = True
                 self.compacted = False
                 self.estimate_chars = 0
@@ -222,10 +238,14 @@ class TailScan:
             info = payload.get("info")
             last = info.get("last_token_usage") if isinstance(info, dict) else None
             if isinstance(last, dict):
-                self.context_tokens = _int(last.get("total_tokens"))
-                self.usage_seen = True
                 window = info.get("model_context_window")
-                if _int(window):
+                window = window if _int(window) and window <= MAX_WINDOW else None
+                figures = [_field(last.get(k)) for k in ("total_tokens", "output_tokens", "input_tokens", "cached_input_tokens")]
+                if not _plausible(*figures, window=window or self.window):
+                    return
+                self.context_tokens = figures[0]
+                self.usage_seen = True
+                if window:
                     self.window = window
 
     def decided(self) -> bool:

@@ -25,6 +25,7 @@ from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem,
 from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
+from ctx_tui.ui.screens.metrics import MetricsScreen
 from ctx_tui.ui.screens.sessions import SessionsScreen
 
 #: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
@@ -199,6 +200,10 @@ class DashboardApp(App[None]):
 
     def action_reject(self) -> None:
         _flows().reject_first(self)
+
+    def action_metrics(self) -> None:
+        if not isinstance(self.screen, MetricsScreen):
+            self.push_screen(MetricsScreen(self.project, self.feed.config.window.handoff_threshold))
 
     def action_sessions(self) -> None:
         if not isinstance(self.screen, SessionsScreen):

@@ -26,6 +26,7 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("a", "a", "approve", "Approve", "Approve the first pending promotion: it is written to MEMORY.md."),
     KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
     KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code or Codex session of this machine (type to filter, Enter opens it here)."),
+    KeySpec("m", "m", "metrics", "Metrics", "Plot context per round and compactions; count decay, restatements, retrieval hits, promotions, handoffs."),
     KeySpec("question_mark", "?", "help", "Help", "Show every key, what it does and where each panel's data comes from."),
     KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),
 )

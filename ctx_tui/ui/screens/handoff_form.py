@@ -36,7 +36,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.handoff.gate import MAX_CONTEXT_WORDS, Finding, check_handoff, passes
 from ctx_tui.handoff.draft import StartingDraft, read_starting_draft
 from ctx_tui.handoff.prefill import now_stamp
-from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, write_handoff
+from ctx_tui.handoff.writer import HandoffRefused, WrittenHandoff, record_refusal, write_handoff
 from ctx_tui.paths import shown_path
 from ctx_tui.ui.safe import clean, input_value, literal
 from ctx_tui.ui.screens.confirm import ConfirmScreen
@@ -279,7 +279,9 @@ class HandoffFormScreen(ModalScreen[Path | None]):
         if self._initial is None or self._saving:
             return
         self._save_tried = True  # from now on every field shows its findings
-        if not passes(self.validate()):
+        findings = self.validate()
+        if not passes(findings):
+            record_refusal(self._project, self.draft(), findings)
             self.notify("The handoff fails the quality gate; the findings are under their fields.",
                         title="Not saved", severity="error")
             self._focus_first_error()
