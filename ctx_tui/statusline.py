@@ -439,7 +439,7 @@ def main(argv: list[str]) -> int:
             width = int(value) if value.isdigit() and int(value) > 0 else width
         status = compute(parse_input(_read_stdin()))
         if "--json" in argv:
-            line = json.dumps(status, ensure_ascii=False)
+            line = json.dumps(status)  # ASCII: no control, C1 or bidi character leaves raw
         else:
             line = render(status, width, color)
         sys.stdout.write(line + "\n")
