@@ -26,6 +26,7 @@ from ctx_tui.ui.feed import SessionFeed
 from ctx_tui.ui.keys import DASHBOARD_KEYS
 from ctx_tui.ui.messages import Snapshot, SnapshotReady
 from ctx_tui.ui.safe import clean, literal
+from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.help import HelpScreen
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 from ctx_tui.ui.widgets.heatmap import HeatMap, fill_by_column
@@ -277,7 +278,7 @@ async def test_hostile_text_is_shown_literally(tmp_path: Path) -> None:
 async def test_palette_lists_every_action_and_help_opens(tmp_path: Path) -> None:
     path = fixture(CLAUDE_SHORT)
     app = _app(path, tmp_path, follow=False)
-    assert DashboardCommands in app.COMMANDS and DashboardApp.COMMANDS > DashboardApp.__mro__[1].COMMANDS
+    assert DashboardCommands in DashboardScreen.COMMANDS  # beside Textual's own (App.COMMANDS)
     async with app.run_test() as pilot:
         await app.workers.wait_for_complete()
         provider = DashboardCommands(app.screen)
@@ -295,10 +296,11 @@ async def test_palette_lists_every_action_and_help_opens(tmp_path: Path) -> None
         assert not isinstance(app.screen, HelpScreen)
 
 
-def test_every_key_has_an_action_method() -> None:
+def test_every_key_has_an_action_method_on_the_dashboard_screen() -> None:
     for spec in DASHBOARD_KEYS:
-        assert hasattr(DashboardApp, f"action_{spec.action}"), spec.action
-    ids = [b.id for b in DashboardApp.BINDINGS]
+        assert hasattr(DashboardScreen, f"action_{spec.action}"), spec.action
+    assert not hasattr(DashboardApp, "action_restate")  # on the screen, so that modal screens block them
+    ids = [b.id for b in DashboardScreen.BINDINGS]
     assert len(set(ids)) == len(DASHBOARD_KEYS) and all(ids)
 
 
@@ -342,3 +344,48 @@ def test_snapshot_is_immutable() -> None:
     snap = _snapshot(_state(10))
     with pytest.raises(AttributeError):
         snap.memory_note = "changed by a widget"  # type: ignore[misc]
+
+
+def test_flows_know_only_their_host_protocol() -> None:
+    """ui/flows.py imports neither the app nor the dashboard screen (no app <-> flows import loop)."""
+    import ast
+
+    from conftest import ROOT
+
+    tree = ast.parse((ROOT / "ctx_tui" / "ui" / "flows.py").read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "ctx_tui.ui.app" not in imported and "ctx_tui.ui.screens.dashboard" not in imported
+
+
+async def test_off_thread_hands_results_and_failures_back_and_drops_stale_ones(tmp_path: Path) -> None:
+    import threading as th
+
+    from textual.app import App
+
+    from ctx_tui.ui.offthread import off_thread
+
+    seen: list[object] = []
+    gate = th.Event()
+
+    class Host(App[None]):
+        pass
+
+    app = Host()
+    async with app.run_test() as pilot:
+        screen = app.screen
+        on_ui = []
+        off_thread(screen, lambda: th.get_ident(), lambda r: on_ui.append(th.get_ident() != r), seen.append,
+                   group="t")
+        off_thread(screen, lambda: (_ for _ in ()).throw(OSError(2, "No such file", "x.yaml")), seen.append,
+                   seen.append, group="t2")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert on_ui == [True] and seen == ["x.yaml: No such file"]
+        # exclusive: a newer request cancels the older; the older's late result is dropped
+        seen.clear()
+        off_thread(screen, lambda: gate.wait(5) and "old", seen.append, seen.append, group="q", exclusive=True)
+        off_thread(screen, lambda: "new", seen.append, seen.append, group="q", exclusive=True)
+        await _until(pilot, lambda: seen == ["new"])
+        gate.set()
+        await pilot.pause(0.1)
+        assert seen == ["new"]

@@ -23,7 +23,7 @@ from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import load_session_memory
 from ctx_tui.ui.app import DashboardApp
-from ctx_tui.ui.flows import selected_item_id
+from ctx_tui.ui.flows import item_label
 from ctx_tui.ui.messages import SnapshotReady
 from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
 from ctx_tui.ui.screens.confirm import ConfirmScreen
@@ -84,6 +84,12 @@ async def _reread(app: DashboardApp, pilot) -> None:
     assert result.snapshot is not None
     app.post_message(SnapshotReady(result.snapshot))
     await pilot.pause()
+
+
+def selected_item_id(app: DashboardApp) -> str | None:
+    """The id of the item highlighted in the Tracked items table (what r and p act on)."""
+    item = app.dashboard.selected_item()
+    return item.id if item is not None else None
 
 
 def _messages(app: DashboardApp) -> list[str]:
@@ -268,9 +274,11 @@ async def test_restate_queues_and_the_hook_delivers_it(project: Path) -> None:
         await _settle(app, pilot)
         item_id = selected_item_id(app)
         assert item_id is not None
+        label = item_label(app.dashboard.selected_item().content)
         await pilot.press("r")
         await _settle(app, pilot)
-        assert any(f"'{item_id}' queued" in m and "next prompt" in m for m in _messages(app))
+        assert any(f"“{label}” queued" in m and "next prompt" in m for m in _messages(app))
+        assert not any(item_id in m for m in _messages(app))  # people see the content, never the id
         assert [q.id for q in pending_restatements(project, SESSION_ID)] == [item_id]
         assert app.clipboard == ""  # the hook delivers it; nothing to paste
 
@@ -396,19 +404,19 @@ async def test_new_item_registers_through_the_memory_core(project: Path) -> None
         await pilot.pause()
         form = app.screen
         assert isinstance(form, NewItemScreen)
-        await pilot.press(*"bad id!")
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # nothing typed: refused, and the form says why
         await pilot.pause()
         assert isinstance(app.screen, NewItemScreen)
-        assert form.query_one("#item-id-finding").has_class("-shown")
-        form.query_one("#item-id", Input).value = "utc-times"
+        assert form.query_one("#item-content-finding").has_class("-shown")
+        assert "must not forget" in str(form.query_one("#item-content-finding").render())
         form.query_one("#item-type", Select).value = ItemType.USER_PREFERENCE
         form.query_one("#item-content", Input).value = "Store every timestamp in UTC"
         await pilot.press("ctrl+s")
         await _settle(app, pilot)
         assert not isinstance(app.screen, NewItemScreen)
-        assert any("'utc-times' registered" in m for m in _messages(app))
-    item = load_session_memory(project, SESSION_ID).get_item("utc-times")
+        assert any("“Store every timestamp in UTC” registered" in m for m in _messages(app))
+    # nobody typed an id: it is generated from the content
+    item = load_session_memory(project, SESSION_ID).get_item("store-every-timestamp-utc")
     assert item is not None and item.type is ItemType.USER_PREFERENCE and item.source == "registered"
     assert "memory.registered" in _actions(project)
 
@@ -455,7 +463,7 @@ async def test_flows_open_from_the_palette_and_fit_80x24(project: Path) -> None:
         await _settle(app, pilot)
         for action, screen in [("handoff", HandoffFormScreen), ("compress", CompressPreviewScreen),
                                ("new_item", NewItemScreen), ("search", SearchScreen)]:
-            await app.run_action(action)  # what a palette hit runs
+            await app.screen.run_action(action)  # what a palette hit runs
             await _settle(app, pilot)
             assert isinstance(app.screen, screen)
             buttons = list(app.screen.query(Button))

@@ -8,6 +8,9 @@ bring it back). Every change is written to the audit log.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -27,6 +30,27 @@ def same_meaning(a: str, b: str) -> bool:
         return True
     ta, tb = term_keys(a), term_keys(b)
     return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= SAME_MEANING
+
+
+#: Words a generated id leaves out: they say nothing about which item it is.
+_ID_STOP = frozenset("a an the to of in on for and or but is are be it this that with by at as from".split())
+#: Words taken from the content for a generated id.
+ID_WORDS = 4
+
+
+def new_item_id(content: str, taken: Iterable[str] = ()) -> str:
+    """An id for a new registered item, made from its first words (``never-push-main``), unique among ``taken``.
+
+    People never type or see ids; they only have to be valid, stable and unique.
+    """
+    ascii_text = unicodedata.normalize("NFKD", content.casefold()).encode("ascii", "ignore").decode()
+    words = [w for w in re.findall(r"[a-z0-9]+", ascii_text) if w not in _ID_STOP][:ID_WORDS]
+    base = "-".join(words)[:60].strip("-") or "item"
+    taken = set(taken)
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate, n = f"{base}-{n}", n + 1
+    return candidate
 
 
 def registered_duplicate(memory: SessionMemory, content: str) -> TrackedItem | None:

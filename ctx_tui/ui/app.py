@@ -1,4 +1,4 @@
-"""The dashboard app: owns the latest snapshot, runs the follow worker, maps keys to actions."""
+"""The dashboard app: owns the latest snapshot and runs the follow worker; the keys live on ``DashboardScreen``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Callable
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
-from types import ModuleType
 from typing import ClassVar
 
 from textual import work
@@ -17,14 +16,11 @@ from watchfiles import awatch
 
 from ctx_tui.config import Config, ConfigError, load_config
 from ctx_tui.transcripts.catalog import SessionInfo
-from ctx_tui.ui import keys
-from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
 from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
-from ctx_tui.ui.screens.help import HelpScreen
 from ctx_tui.ui.screens.metrics import MetricsScreen
 from ctx_tui.ui.screens.sessions import SessionsScreen
 
@@ -47,19 +43,9 @@ def stylesheet() -> str:
     return "\n".join((files("ctx_tui.styles") / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
-def _flows() -> ModuleType:
-    """ctx_tui.ui.flows, imported on the first key that starts a flow: it pulls in compression,
-    the handoff gate and promotions, which the dashboard's first screen does not need."""
-    from ctx_tui.ui import flows
-
-    return flows
-
-
 class DashboardApp(App[None]):
     TITLE = "ctx-tui"
     CSS: ClassVar[str] = stylesheet()
-    BINDINGS: ClassVar = keys.bindings()
-    COMMANDS: ClassVar = App.COMMANDS | {DashboardCommands}
 
     snapshot: reactive[Snapshot | None] = reactive(None, init=False, always_update=True)
 
@@ -93,7 +79,7 @@ class DashboardApp(App[None]):
         super().copy_to_clipboard(clipboard_text(text))
 
     async def on_mount(self) -> None:
-        self.dashboard = DashboardScreen(self.path, self.project)
+        self.dashboard = DashboardScreen(self.path, self.project, lambda: self.feed.config)
         await self.push_screen(self.dashboard)  # its widgets exist before the first message
         if self._startup_notice:
             self.notify(self._startup_notice, title="Demo session", timeout=15, markup=False)
@@ -176,31 +162,7 @@ class DashboardApp(App[None]):
         self._last_problem = message.text
         self.dashboard.show_problem(message.text)
 
-    # -- actions: one method per key (the flows are in ctx_tui/ui/flows.py) -------------
-    def action_compress(self) -> None:
-        _flows().compress(self)
-
-    def action_restate(self) -> None:
-        _flows().restate(self)
-
-    def action_promote(self) -> None:
-        _flows().promote(self)
-
-    def action_handoff(self) -> None:
-        _flows().handoff(self)
-
-    def action_search(self) -> None:
-        _flows().search(self)
-
-    def action_new_item(self) -> None:
-        _flows().new_item(self)
-
-    def action_approve(self) -> None:
-        _flows().approve_first(self)
-
-    def action_reject(self) -> None:
-        _flows().reject_first(self)
-
+    # -- screens of their own (the flows' keys are on DashboardScreen) -------------
     def action_metrics(self) -> None:
         if not isinstance(self.screen, MetricsScreen):
             self.push_screen(MetricsScreen(self.project, self.feed.config.window.handoff_threshold))
@@ -234,7 +196,3 @@ class DashboardApp(App[None]):
         await self.switch_screen(self.dashboard)
         self.follow_session()
         self.notify(f"following {path.name} ({project})", title="Session", markup=False)
-
-    def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())

@@ -1,4 +1,8 @@
-"""The command palette provider: every dashboard action by name (Textual's own commands stay)."""
+"""The command palette provider: every dashboard action by name (Textual's own commands stay).
+
+It is a command source of ``DashboardScreen`` (its ``COMMANDS``), so it runs the
+actions on that screen and is not offered over a flow form.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +21,11 @@ class DashboardCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, action, help_text in self._commands():
-            yield DiscoveryHit(name, partial(self.app.run_action, action), help=help_text)
+            yield DiscoveryHit(name, partial(self.screen.run_action, action), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, action, help_text in self._commands():
             score = matcher.match(f"{name} {action}")
             if score > 0:
-                yield Hit(score, matcher.highlight(name), partial(self.app.run_action, action), help=help_text)
+                yield Hit(score, matcher.highlight(name), partial(self.screen.run_action, action), help=help_text)

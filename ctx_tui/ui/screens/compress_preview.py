@@ -2,8 +2,8 @@
 
 The text to compress comes from ``source`` (the dashboard passes the live
 window rendered by ``compress.render_entries``); rendering and compressing
-run in a thread worker, the newest request wins, and the result arrives as a
-:class:`CompressionReady` message. Actions: copy the compressed text
+run in a thread worker, the newest request wins, and the result comes back through
+``ui.offthread.off_thread``. Actions: copy the compressed text
 (``App.copy_to_clipboard``: OSC 52, works over SSH), save it into the
 session memory (``summaries``), copy the ``/compact`` focus line naming the
 critical items (``compress.compact_line``).
@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -31,9 +31,9 @@ from ctx_tui import audit
 from ctx_tui.compress import STRATEGIES, CompressionResult, compact_line, compress_text
 from ctx_tui.compress.window import save_summary
 from ctx_tui.config import Config
-from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem
-from ctx_tui.ui.safe import clean, literal
+from ctx_tui.ui.offthread import off_thread
+from ctx_tui.ui.safe import literal
 
 #: Pause after the last change of strategy or budget before compressing again.
 DEBOUNCE_S = 0.25
@@ -65,26 +65,6 @@ def record_use(project: Path, session_id: str, result: CompressionResult, used: 
     audit.record(project, "compress.ran", session=session_id, via="dashboard", used=used, strategy=result.strategy,
                  original=result.original_length, compressed=result.compressed_length,
                  retention=result.retention_rate)
-
-
-class CompressionReady(Message):
-    def __init__(self, request: CompressRequest, result: CompressionResult) -> None:
-        super().__init__()
-        self.request = request
-        self.result = result
-
-
-class CompressionFailed(Message):
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
-
-
-class SummarySaved(Message):
-    def __init__(self, result: CompressionResult | None, reason: str = "") -> None:
-        super().__init__()
-        self.result = result
-        self.reason = reason
 
 
 class CompressPreviewScreen(ModalScreen[None]):
@@ -185,22 +165,21 @@ class CompressPreviewScreen(ModalScreen[None]):
         self.query_one("#compress-busy").display = True
         self.compress(request)
 
-    @work(thread=True, exclusive=True, group="compress", exit_on_error=False)
     def compress(self, request: CompressRequest) -> None:
-        try:
+        """Render (once) and compress off the UI thread; the newest request wins."""
+
+        def job() -> CompressionResult:
             if self._text is None:
                 self._text = self._source()
-            result = compress_text(self._text, request.strategy, target_ratio=request.target_ratio,
-                                   max_length=request.max_length, items=self._items, config=self._config)
-        except (CtxError, OSError, ValueError) as exc:
-            self.post_message(CompressionFailed(clean(str(exc) or type(exc).__name__, one_line=True)))
-            return
-        self.post_message(CompressionReady(request, result))
+            return compress_text(self._text, request.strategy, target_ratio=request.target_ratio,
+                                 max_length=request.max_length, items=self._items, config=self._config)
 
-    def on_compression_ready(self, message: CompressionReady) -> None:
-        if message.request != self._requested:
+        off_thread(self, job, lambda result: self.show_result(request, result), self.show_failure,
+                   group="compress", exclusive=True)
+
+    def show_result(self, request: CompressRequest, result: CompressionResult) -> None:
+        if request != self._requested:
             return  # options changed meanwhile: a newer request is on its way
-        result = message.result
         self.result = result
         self.query_one("#compress-busy").display = False
         self.query_one("#compress-figures", Static).update(figures_text(result))
@@ -210,11 +189,11 @@ class CompressPreviewScreen(ModalScreen[None]):
         for button in ("#compress-copy", "#compress-save"):
             self.query_one(button, Button).disabled = not result.text.strip()
 
-    def on_compression_failed(self, message: CompressionFailed) -> None:
+    def show_failure(self, reason: str) -> None:
         self._requested = None  # the same options may be tried again
         self.query_one("#compress-busy").display = False
         self.query_one("#compress-figures", Static).update(
-            Text.assemble(("✖ cannot compress: ", "bold red"), literal(message.reason)))
+            Text.assemble(("✖ cannot compress: ", "bold red"), literal(reason)))
 
     @on(Input.Changed)
     @on(Select.Changed)
@@ -261,22 +240,20 @@ class CompressPreviewScreen(ModalScreen[None]):
             self.query_one("#compress-save", Button).disabled = True
             self.save(result)
 
-    @work(thread=True, exclusive=True, group="compress-save", exit_on_error=False)
     def save(self, result: CompressionResult) -> None:
-        try:
+        def job() -> None:
             record_use(self._project, self._session_id, result, "session memory")
             save_summary(self._project, self._session_id, result)
-        except (CtxError, OSError, ValueError) as exc:
-            self.post_message(SummarySaved(None, clean(str(exc) or type(exc).__name__, one_line=True)))
-            return
-        self.post_message(SummarySaved(result))
 
-    def on_summary_saved(self, message: SummarySaved) -> None:
+        off_thread(self, job, lambda _none: self.saved(result, None), lambda reason: self.saved(None, reason),
+                   group="compress-save", exclusive=True)
+
+    def saved(self, result: CompressionResult | None, reason: str | None) -> None:
         self.query_one("#compress-save", Button).disabled = False
-        if message.result is None:
-            self.notify(message.reason, title="Not saved", severity="error", markup=False)
+        if result is None:
+            self.notify(reason or "not saved", title="Not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved to the session memory (.ctx/sessions/, summaries) as a {message.result.strategy} "
+        self.notify(f"Saved to the session memory (.ctx/sessions/, summaries) as a {result.strategy} "
                     "summary.", title="Compress", markup=False)
 
     def action_close(self) -> None:

@@ -1,8 +1,16 @@
-"""The main screen: session bar, the five panels, footer; a loading view until the first read."""
+"""The main screen: session bar, the five panels, footer; a loading view until the first read.
+
+The dashboard's keys are bound here, not on the App: a modal screen (a flow
+form, the help) on top blocks them without guards. The screen is also the
+:class:`~ctx_tui.ui.flows.FlowHost` its key actions hand to the flows.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,27 +18,48 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
+from ctx_tui.config import Config
+from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.ui import keys
+from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.messages import Snapshot
-from ctx_tui.usage_tail import TailUsage
+from ctx_tui.ui.offthread import off_thread
 from ctx_tui.ui.safe import literal
+from ctx_tui.ui.screens.help import HelpScreen
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 from ctx_tui.ui.widgets.heatmap import HeatMap
 from ctx_tui.ui.widgets.promotions import PromotionsPanel
 from ctx_tui.ui.widgets.session_bar import SessionBar, display_path
 from ctx_tui.ui.widgets.tiers import TiersPanel
 from ctx_tui.ui.widgets.usage import UsagePanel
+from ctx_tui.usage_tail import TailUsage
 
 #: Below this width the panels stack in one scrolling column; from it on, a two-column grid.
 WIDE_AT = 120
 
 
+T = TypeVar("T")
+
+
+def _flows() -> ModuleType:
+    """ctx_tui.ui.flows, imported on the first key that starts a flow: it pulls in compression,
+    the handoff gate and promotions, which the dashboard's first screen does not need."""
+    from ctx_tui.ui import flows
+
+    return flows
+
+
 class DashboardScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
+    BINDINGS: ClassVar = keys.bindings()
+    COMMANDS: ClassVar = {DashboardCommands}
 
-    def __init__(self, path: Path, project: Path) -> None:
+    def __init__(self, path: Path, project: Path, config: Callable[[], Config]) -> None:
         super().__init__()
         self._path = path
         self._project = project
+        self._config = config
+        self._snapshot: Snapshot | None = None
         # Kept as attributes (not queried): a snapshot that arrives while the app
         # shuts down updates detached widgets harmlessly instead of failing a query.
         self.session_bar = SessionBar(path, project)
@@ -74,6 +103,7 @@ class DashboardScreen(Screen[None]):
         self.loading_text.update(text)
 
     def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
+        self._snapshot = snapshot
         self.loading_view.display = False
         self.panels.display = True
         state = snapshot.state
@@ -92,3 +122,72 @@ class DashboardScreen(Screen[None]):
         if self.loading_view.display:
             self.loading_text.update(Text.assemble(("✖ ", "bold red"), literal(text)))
             self.loading_spinner.display = False
+
+    # -- FlowHost: what the flows behind the keys need (ctx_tui.ui.flows) -----------------
+    @property
+    def project(self) -> Path:
+        return self._project
+
+    @property
+    def transcript(self) -> Path:
+        return self._path
+
+    @property
+    def config(self) -> Config:
+        return self._config()
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The snapshot on screen (None until the first read)."""
+        return self._snapshot
+
+    def selected_item(self) -> ItemStatus | None:
+        return self.decay_panel.selected
+
+    def open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        self.app.push_screen(screen, callback)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        self.app.copy_to_clipboard(text)
+
+    def run_core(self, title: str, job: Callable[[], T], done: Callable[[T], None]) -> None:
+        off_thread(self, job, done,
+                   lambda reason: self.notify(reason, title=title, severity="error", markup=False),
+                   group="flows")
+
+    # -- actions: one method per key (ctx_tui.ui.keys) --------------------------------------
+    def action_compress(self) -> None:
+        _flows().compress(self)
+
+    def action_restate(self) -> None:
+        _flows().restate(self)
+
+    def action_promote(self) -> None:
+        _flows().promote(self)
+
+    def action_handoff(self) -> None:
+        _flows().handoff(self)
+
+    def action_search(self) -> None:
+        _flows().search(self)
+
+    def action_new_item(self) -> None:
+        _flows().new_item(self)
+
+    def action_approve(self) -> None:
+        _flows().approve_first(self)
+
+    def action_reject(self) -> None:
+        _flows().reject_first(self)
+
+    async def action_sessions(self) -> None:
+        await self.app.run_action("sessions")  # the App switches the followed session
+
+    async def action_metrics(self) -> None:
+        await self.app.run_action("metrics")
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,6 +1,7 @@
 """Search (``/``): a query over every memory tier (``ctx_tui.retrieve``), results with tier, source and score.
 
-The query runs when submitted (Enter), in a thread worker: ``retrieve.search``
+The query runs as you type (after a pause of ``DEBOUNCE_S``; Enter runs it at
+once and moves to the results), off the UI thread, the newest query winning: ``retrieve.search``
 reads the tiers (the session's transcript is read once, on the first query)
 and counts the search in the audit log. Enter on a result copies the enhance
 block of the results (``retrieve.enhance_block``, at the position of
@@ -13,33 +14,22 @@ import time
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, DataTable, Input, Static
 
 from ctx_tui.config import Config
-from ctx_tui.errors import CtxError
 from ctx_tui.retrieve import Hit, enhance_block, search
-from ctx_tui.ui.safe import clean, literal
+from ctx_tui.ui.offthread import off_thread
+from ctx_tui.ui.safe import literal
 from ctx_tui.window import Session
 
 
-class SearchDone(Message):
-    def __init__(self, query: str, hits: list[Hit], duration_ms: float) -> None:
-        super().__init__()
-        self.query = query
-        self.hits = hits
-        self.duration_ms = duration_ms
-
-
-class SearchFailed(Message):
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
+#: Pause after the last keystroke before the query runs.
+DEBOUNCE_S = 0.3
 
 
 class SearchScreen(ModalScreen[None]):
@@ -55,10 +45,12 @@ class SearchScreen(ModalScreen[None]):
         self._config = config
         self._session: Session | None = None  # read on the first query, in the worker
         self.hits: list[Hit] = []
+        self._timer: Timer | None = None
+        self._focus_results = False  # Enter was pressed: the results take the focus when they arrive
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search-box", classes="flow-box"):
-            yield Input(placeholder="what to look for, then Enter (e.g. export csv header)", id="search-query")
+            yield Input(placeholder="type what to look for (e.g. export csv header): results as you type", id="search-query")
             yield Static("every tier: working, short-term (this session), medium-term (.ctx/sessions), "
                          "long-term (MEMORY.md, CLAUDE.md, handoffs)", id="search-summary")
             yield DataTable(id="search-results", cursor_type="row", zebra_stripes=True)
@@ -82,39 +74,53 @@ class SearchScreen(ModalScreen[None]):
         self.query_one("#search-detail").display = False
         self.query_one("#search-query", Input).focus()
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE_S, self._search_now)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        query = event.value.strip()
+        self._focus_results = True
+        self._search_now()
+
+    def _search_now(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        query = self.query_one("#search-query", Input).value.strip()
         if not query:
+            self.query_one("#search-summary", Static).update(Text("type a few words to search every tier", "dim"))
             return
         self.query_one("#search-summary", Static).update(Text("searching…", style="dim"))
         self.run_search(query)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def run_search(self, query: str) -> None:
+        """Search off the UI thread; the newest query wins."""
         started = time.perf_counter()
-        try:
+
+        def job() -> list[Hit]:
             if self._session is None and self._transcript is not None and self._transcript.is_file():
                 session = Session(self._transcript, self._config)
                 session.poll()
                 self._session = session
-            hits = search(self._project, query, session=self._session, config=self._config)
-        except (CtxError, OSError, ValueError) as exc:
-            self.post_message(SearchFailed(clean(str(exc) or type(exc).__name__, one_line=True)))
-            return
-        self.post_message(SearchDone(query, hits, (time.perf_counter() - started) * 1000))
+            return search(self._project, query, session=self._session, config=self._config)
 
-    def on_search_failed(self, message: SearchFailed) -> None:
+        off_thread(self, job, lambda hits: self.show_hits(query, hits, (time.perf_counter() - started) * 1000),
+                   self.show_failure, group="search", exclusive=True)
+
+    def show_failure(self, reason: str) -> None:
         self.query_one("#search-summary", Static).update(
-            Text.assemble(("✖ search failed: ", "bold red"), literal(message.reason)))
+            Text.assemble(("✖ search failed: ", "bold red"), literal(reason)))
 
-    def on_search_done(self, message: SearchDone) -> None:
-        self.hits = message.hits
+    def show_hits(self, query: str, hits: list[Hit], duration_ms: float) -> None:
+        self.hits = hits
         table = self.query_one(DataTable)
         table.clear()
         source_width = self._source_width()
         width = max(16, (table.size.width or 80) - 11 - source_width - 6 - 10)
-        for index, hit in enumerate(message.hits):
+        for index, hit in enumerate(hits):
             table.add_row(
                 Text(hit.tier),
                 literal(hit.source, one_line=True, limit=source_width),
@@ -123,14 +129,16 @@ class SearchScreen(ModalScreen[None]):
                 key=str(index),
             )
         retrieval = self._config.retrieval
-        found = f"{len(message.hits)} hit(s)" if message.hits else "no match"
+        found = f"{len(hits)} hit(s)" if hits else "no match"
         self.query_one("#search-summary", Static).update(literal(
-            f"{found} for {message.query!r} · top {retrieval.top_k}, BM25 score > {retrieval.relevance_threshold:g} "
-            f"· {message.duration_ms:,.0f} ms", "dim"))
-        self.query_one("#search-copy", Button).disabled = not message.hits
-        if message.hits:
-            table.focus()
+            f"{found} for {query!r} · top {retrieval.top_k}, BM25 score > {retrieval.relevance_threshold:g} "
+            f"· {duration_ms:,.0f} ms", "dim"))
+        self.query_one("#search-copy", Button).disabled = not hits
+        focus, self._focus_results = self._focus_results, False
+        if hits:
             self._show_detail(0)
+            if focus:
+                table.focus()
         else:
             self.query_one("#search-detail").display = False
 
@@ -160,7 +168,7 @@ class SearchScreen(ModalScreen[None]):
 
     def action_copy_block(self) -> None:
         if not self.hits:
-            self.notify("Search first: type a query and press Enter.", title="Search", severity="warning")
+            self.notify("Nothing found yet: type what to look for.", title="Search", severity="warning")
             return
         position = self._config.retrieval.enhance_position
         self.app.copy_to_clipboard(enhance_block(self.hits, position))
