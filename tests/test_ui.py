@@ -304,16 +304,29 @@ def test_every_key_has_an_action_method_on_the_dashboard_screen() -> None:
     assert len(set(ids)) == len(DASHBOARD_KEYS) and all(ids)
 
 
-async def test_narrow_and_wide_layouts(tmp_path: Path) -> None:
+async def test_layouts_at_80_120_and_200_columns(tmp_path: Path) -> None:
+    """80x24: one column, ? (which lists every key) in the footer; 120x40: nothing behind a horizontal
+    scrollbar; 200x60: the panels grow into the height."""
+    from textual.widgets._footer import FooterKey
+
     path = fixture(CLAUDE_SHORT)
-    for size, cls in (((80, 24), "-narrow"), ((200, 50), "-wide")):
+    for size, cls in (((80, 24), "-narrow"), ((120, 40), "-wide"), ((200, 60), "-xwide")):
         app = _app(path, tmp_path, follow=False)
         async with app.run_test(size=size) as pilot:
             await app.workers.wait_for_complete()
             await pilot.pause()
-            assert app.screen.has_class(cls)
-            for panel in app.screen.query(".panel"):
+            await pilot.pause()  # the footer recomposes once it turns compact
+            screen = app.screen
+            assert screen.has_class(cls)
+            for panel in screen.query(".panel"):
                 assert panel.region.right <= size[0], panel.id
+            table = screen.query_one("#decay-table")
+            assert table.virtual_size.width <= table.scrollable_content_region.width, size  # no sideways scroll
+            footer_keys = [k for k in screen.query(FooterKey) if k.region.right <= size[0] and k.region.width]
+            assert "?" in {k.key_display for k in footer_keys}, size
+            if size == (200, 60):
+                assert screen.query_one("#usage-trend").size.height >= 15
+                assert screen.query_one(HeatMap).size.height >= 15
 
 
 async def test_cold_open_shows_progress_until_the_first_snapshot(tmp_path: Path, monkeypatch) -> None:

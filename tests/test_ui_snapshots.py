@@ -1,4 +1,4 @@
-"""Snapshot tests of the dashboard (pytest-textual-snapshot): real fixture narrow and wide, handoff banner.
+"""Snapshot tests of the dashboard (pytest-textual-snapshot): a real fixture and the demo at 80x24, 120x40, 200x60.
 
 The clock is frozen and the app reads the file once (``follow=False``) so the
 pictures are deterministic. Update with ``pytest --snapshot-update`` after
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+
+import pytest
 
 from conftest import CLAUDE_COMPACTED, fixture
 
@@ -27,6 +29,7 @@ def _app(path: Path, project: Path) -> DashboardApp:
 async def _loaded(pilot) -> None:
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    await pilot.pause()  # the footer recomposes once it turns compact (narrow)
 
 
 def _fixture_in(project: Path) -> Path:
@@ -38,16 +41,21 @@ def _fixture_in(project: Path) -> Path:
     return path
 
 
-def test_main_screen_80x24(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(_app(_fixture_in(tmp_path), tmp_path), terminal_size=(80, 24), run_before=_loaded)
+SIZES = [(80, 24), (120, 40), (200, 60)]
 
 
-def test_main_screen_160x48(snap_compare, tmp_path: Path) -> None:
-    assert snap_compare(_app(_fixture_in(tmp_path), tmp_path), terminal_size=(160, 48), run_before=_loaded)
-
-
-def test_handoff_banner(snap_compare, tmp_path: Path) -> None:
-    """The whole demo session ends at ~86% of the window: the banner suggests `h`."""
-    transcript = prepare_demo_project(tmp_path)
+def _demo_in(project: Path) -> Path:
+    """The whole bundled demo session: it ends at ~86% of the window, so the handoff banner shows."""
+    transcript = prepare_demo_project(project)
     transcript.write_text(demo_transcript(), encoding="utf-8")
-    assert snap_compare(_app(transcript, tmp_path), terminal_size=(100, 30), run_before=_loaded)
+    return transcript
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_main_screen_real_fixture(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(_fixture_in(tmp_path), tmp_path), terminal_size=size, run_before=_loaded)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_main_screen_demo(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(_demo_in(tmp_path), tmp_path), terminal_size=size, run_before=_loaded)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ctx_tui.ui.accounting import compaction_text
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.ui.safe import clean, shorten
 
@@ -33,15 +34,21 @@ def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
     out: list[Notice] = []
     if len(new.state.compactions) > len(prev.state.compactions):
         last = new.state.compactions[-1]
-        before = f" ({last.pre_tokens:,} tokens before)" if last.pre_tokens else ""
+        before = f" ({compaction_text(last, new.state.context_window).plain})" if last.pre_tokens else ""
         out.append(Notice("Compaction", f"The agent compacted its context{before}; the live window restarts at the summary."))
     threshold = new.handoff_threshold * 100
     if prev.state.usage_pct < threshold <= new.state.usage_pct:
         out.append(
             Notice("Handoff threshold", f"Context at {new.state.usage_pct:.0f}% (threshold {threshold:.0f}%): press h to write a handoff.", "warning")
         )
-    was_flagged = {s.id for s in prev.memory.statuses if s.flagged} if prev.memory else set()
-    fresh = [s for s in (new.memory.statuses if new.memory else ()) if s.flagged and s.id not in was_flagged]
+    before = {s.id: s for s in prev.memory.statuses} if prev.memory else {}
+    fresh = [
+        s for s in (new.memory.statuses if new.memory else ())
+        if s.flagged and not (s.id in before and before[s.id].flagged)
+        # an item that is new in this batch (registered a moment ago, not said in the transcript yet)
+        # has not faded: only one that decayed by rounds is news
+        and (s.id in before or s.decayed)
+    ]
     if fresh:
         # One notice per batch, however many items faded at once.
         lines = [
@@ -50,7 +57,7 @@ def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
             for s in fresh[:MAX_LISTED]
         ]
         if len(fresh) > MAX_LISTED:
-            lines.append(f"… and {len(fresh) - MAX_LISTED} more in the decayed items panel")
+            lines.append(f"… and {len(fresh) - MAX_LISTED} more in the Tracked items panel")
         title = "Item decayed" if len(fresh) == 1 else f"{len(fresh)} items decayed"
         out.append(Notice(title, "\n".join(lines), "warning"))
     return out

@@ -279,7 +279,8 @@ def compress(host: FlowHost) -> None:
         return
     live = [w.entry for w in ctx.snapshot.state.live]
     items = ctx.view.memory.active_items() if ctx.view else []
-    host.open(CompressPreviewScreen(lambda: render_entries(live), items, ctx.project, ctx.session_id, ctx.config))
+    host.open(CompressPreviewScreen(lambda: render_entries(live), items, ctx.project, ctx.session_id, ctx.config,
+                                    ctx.snapshot.state.context_tokens))
 
 
 # -- handoff (h) -----------------------------------------------------------------------------

@@ -16,7 +16,9 @@ class KeySpec:
     help: str  # what it does, one sentence (help screen, palette)
 
 
+#: Help comes first: on a narrow terminal the footer may not hold every key, and ``?`` lists them all.
 DASHBOARD_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("question_mark", "?", "help", "Help", "Show every key, what each panel and column means and where the data comes from."),
     KeySpec("c", "c", "compress", "Compress", "Compress the live window into a dense summary, preview it, then save, copy or turn it into a /compact line."),
     KeySpec("r", "r", "restate", "Restate", "Queue the selected decayed item so the agent sees it again on the next prompt (without the hook: copy it to paste)."),
     KeySpec("p", "p", "promote", "Promote", "Propose the selected item for long-term memory (MEMORY.md); it waits for approval."),
@@ -27,7 +29,6 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
     KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code or Codex session of this machine (type to filter, Enter opens it here)."),
     KeySpec("m", "m", "metrics", "Metrics", "Plot context per round and compactions; count decay, restatements, retrieval hits, promotions, handoffs."),
-    KeySpec("question_mark", "?", "help", "Help", "Show every key, what it does and where each panel's data comes from."),
     KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),
 )
 

@@ -32,6 +32,7 @@ from ctx_tui.compress import STRATEGIES, CompressionResult, compact_line, compre
 from ctx_tui.compress.window import save_summary
 from ctx_tui.config import Config
 from ctx_tui.memory.items import TrackedItem
+from ctx_tui.ui.accounting import compress_scope
 from ctx_tui.ui.offthread import off_thread
 from ctx_tui.ui.safe import literal
 
@@ -46,11 +47,13 @@ class CompressRequest:
     max_length: int | None
 
 
-def figures_text(result: CompressionResult) -> Text:
-    """``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts in sentences; 2 named only) · 132 ms``."""
+def figures_text(result: CompressionResult, context_tokens: int | None = None) -> Text:
+    """What was compressed (against the usage panel's figure), then
+    ``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts in sentences; 2 named only) · 132 ms``."""
     total = len(result.facts_kept) + len(result.facts_lost)
     retention_style = "green" if result.retention_rate >= 0.9 else ("yellow" if result.retention_rate >= 0.7 else "red")
     return Text.assemble(
+        (compress_scope(result.original_length, context_tokens), "dim"), "\n",
         (f"{result.original_length:,}", "bold"), " → ", (f"{result.compressed_length:,}", "bold"),
         f" tokens ({result.ratio:.0%} of the original, budget {result.budget:,}) · retention ",
         (f"{result.retention_rate:.0%}", f"bold {retention_style}"),
@@ -82,8 +85,10 @@ class CompressPreviewScreen(ModalScreen[None]):
         project: Path,
         session_id: str,
         config: Config,
+        context_tokens: int | None = None,
     ) -> None:
         super().__init__(classes="flow-modal")
+        self._context_tokens = context_tokens  # the usage panel's figure, to say what part is compressed
         self._source = source
         self._text: str | None = None
         self._items = list(items)
@@ -182,7 +187,7 @@ class CompressPreviewScreen(ModalScreen[None]):
             return  # options changed meanwhile: a newer request is on its way
         self.result = result
         self.query_one("#compress-busy").display = False
-        self.query_one("#compress-figures", Static).update(figures_text(result))
+        self.query_one("#compress-figures", Static).update(figures_text(result, self._context_tokens))
         body = result.text if result.text.strip() else "(nothing fits this budget: raise the ratio or max tokens)"
         self.query_one("#compress-text", Static).update(literal(body))
         self.query_one("#compress-preview").border_subtitle = result.strategy

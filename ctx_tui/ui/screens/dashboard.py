@@ -34,8 +34,10 @@ from ctx_tui.ui.widgets.tiers import TiersPanel
 from ctx_tui.ui.widgets.usage import UsagePanel
 from ctx_tui.usage_tail import TailUsage
 
-#: Below this width the panels stack in one scrolling column; from it on, a two-column grid.
+#: Below WIDE_AT the panels stack in one scrolling column (usage, then the items); from it on, a
+#: grid whose first row grows with the height; from XWIDE_AT the items sit beside the tiers.
 WIDE_AT = 120
+XWIDE_AT = 180
 
 
 T = TypeVar("T")
@@ -50,7 +52,7 @@ def _flows() -> ModuleType:
 
 
 class DashboardScreen(Screen[None]):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide"), (XWIDE_AT, "-xwide")]
     BINDINGS: ClassVar = keys.bindings()
     COMMANDS: ClassVar = {DashboardCommands}
 
@@ -72,6 +74,7 @@ class DashboardScreen(Screen[None]):
         self.decay_panel = DecayPanel(id="decay", classes="panel")
         self.tiers_panel = TiersPanel(id="tiers", classes="panel")
         self.promotions_panel = PromotionsPanel(id="promotions", classes="panel")
+        self.footer = Footer()
 
     def compose(self) -> ComposeResult:
         yield self.session_bar
@@ -84,7 +87,23 @@ class DashboardScreen(Screen[None]):
             yield self.decay_panel
             yield self.tiers_panel
             yield self.promotions_panel
-        yield Footer()
+        yield self.footer
+
+    def on_resize(self) -> None:
+        self._arrange()
+        # narrow: less space between keys, so more of them fit (? comes first and lists them all)
+        narrow = self.size.width < WIDE_AT
+        self.footer.compact = narrow
+        self.footer.show_command_palette = not narrow  # ^p is listed by ? as well
+
+    def _arrange(self) -> None:
+        """Stacked, the items come right after the usage (what the keys act on, near the top);
+        in the grid, the heat-map sits beside the usage."""
+        if not self.panels.is_attached:
+            return
+        second = self.decay_panel if self.has_class("-narrow") else self.heat_map
+        if self.panels.children and list(self.panels.children).index(second) != 1:
+            self.panels.move_child(second, after=self.usage_panel)
 
     def show_loading(self, size_bytes: int) -> None:
         mb = size_bytes / 1_000_000
@@ -103,6 +122,7 @@ class DashboardScreen(Screen[None]):
         self.loading_text.update(text)
 
     def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
+        first = self._snapshot is None
         self._snapshot = snapshot
         self.loading_view.display = False
         self.panels.display = True
@@ -112,10 +132,15 @@ class DashboardScreen(Screen[None]):
         view, note = snapshot.memory, snapshot.memory_note
         statuses = view.statuses if view else ()
         self.heat_map.show(state.live, state.context_tokens, snapshot.danger_zone, statuses, note)
-        self.heat_map.border_subtitle = f"{len(state.live)} entries · {state.context_tokens:,} tokens"
+        self.heat_map.border_subtitle = f"{len(state.live)} entries · positions scaled to {state.context_tokens:,} in context"
         self.decay_panel.show(statuses, note)
         self.tiers_panel.show(view.tiers if view else (), note)
         self.promotions_panel.show(view.pending_promotions if view else (), note)
+        if first:
+            self._arrange()
+            # the keys act on the highlighted item: arrows move it from the start (without scrolling
+            # the usage figures away on a short terminal)
+            self.call_after_refresh(self.decay_panel.table.focus, scroll_visible=False)
 
     def show_problem(self, text: str) -> None:
         self.session_bar.show_problem(text)

@@ -1,9 +1,10 @@
 """The position heat-map: where things sit in the live window and how much attention each place gets.
 
-Row by row: a scale with the danger zone labelled; the attention gradient
-(U-shaped, ``ctx_tui.memory.decay.attention``: most at the start and the end) with the danger
-zone shaded; a marker for every tracked item at its position, keyed to the
-legend below; what fills the window, by kind; the legends.
+Row by row: a scale with the danger zone labelled; a marker for every tracked
+item at its position, keyed to the legend below, on the danger zone's shading
+(the attention curve is U-shaped, ``ctx_tui.memory.decay.attention``: the same for
+every session, so it is drawn only where it says something — the band where it
+is lowest — and explained in the help); what fills the window, by kind; the legends.
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual.color import Color
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ctx_tui.memory.decay import ItemStatus, attention
+from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.ui.safe import literal
 from ctx_tui.window_model import WindowEntry
@@ -71,9 +71,8 @@ class HeatMap(Widget):
     """Renders the live window as rows of coloured cells (Rich Text); sized by CSS."""
 
     COMPONENT_CLASSES = {
-        "heatmap--cold",
-        "heatmap--hot",
         "heatmap--danger",
+        "heatmap--danger-band",
         "heatmap--label",
         "heatmap--high",
         "heatmap--medium",
@@ -130,25 +129,14 @@ class HeatMap(Widget):
             text.append(ch, style=self._component_style(cls))
         return text
 
-    def _attention_row(self, width: int) -> Text:
-        lo, hi = self._zone
-        cold = self.get_component_styles("heatmap--cold").background
-        hot = self.get_component_styles("heatmap--hot").background
-        danger_fg = self.get_component_styles("heatmap--danger").color
-        text = Text(no_wrap=True, end="")
-        for col in range(width):
-            pos = (col + 0.5) / width
-            bg = cold.blend(hot, attention(pos)) if isinstance(cold, Color) else None
-            in_zone = lo <= pos < hi
-            style = Style(bgcolor=bg.rich_color if bg else None, color=danger_fg.rich_color if in_zone else None)
-            text.append("░" if in_zone else " ", style=style)
-        return text
-
     def _marker_row(self, width: int) -> Text:
-        cells: list[tuple[str, str]] = [("─", "heatmap--label")] * width
+        lo, hi = self._zone
+        empty = [("░", "heatmap--danger-band") if lo <= (col + 0.5) / width < hi else ("─", "heatmap--label")
+                 for col in range(width)]
+        cells = list(empty)
         for key, item in zip(MARKER_KEYS, self._items):
             col = min(width - 1, int((item.position or 0.0) * width))
-            cells[col] = ("+" if cells[col][0] != "─" else key, f"heatmap--{item.importance.value}")
+            cells[col] = ("+" if cells[col] != empty[col] else key, f"heatmap--{item.importance.value}")
         text = Text(no_wrap=True, end="")
         for ch, cls in cells:
             text.append(ch, style=self._component_style(cls))
@@ -163,20 +151,24 @@ class HeatMap(Widget):
                 text.append("█", style=self._component_style(FILL_GROUPS[group][1]))
         return text
 
-    def _fill_legend(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
+    def _fill_legend(self, width: int) -> list[Text]:
+        """``█ user 12% █ assistant 30% ...``, wrapped onto a second line rather than cut."""
+        lines = [Text(no_wrap=True, overflow="ellipsis", end="")]
         for (label, cls, _), share in zip(FILL_GROUPS, fill_shares(self._entries)):
             if not share and self._entries:
                 continue  # a kind with nothing in the window (no summary before a compaction) takes no room
-            text.append("█", style=self._component_style(cls))
-            text.append(f" {label} {share:.0%} ")
-        return text
+            part = f" {label} {share:.0%} "
+            if lines[-1].cell_len and lines[-1].cell_len + 1 + len(part) > width:
+                lines.append(Text(no_wrap=True, overflow="ellipsis", end=""))
+            lines[-1].append("█", style=self._component_style(cls))
+            lines[-1].append(part)
+        return lines
 
     def _item_legend(self, width: int, lines: int) -> list[Text]:
         if lines <= 0:
             return []
         if not self._items:
-            reason = self._note or "no tracked item in the live window"
+            reason = self._note or "none in the window · n registers an item"
             return [literal(f"markers: {reason}", "dim", one_line=True, limit=width)]
         out: list[Text] = []
         for key, item in list(zip(MARKER_KEYS, self._items))[:lines]:
@@ -196,21 +188,19 @@ class HeatMap(Widget):
     MAX_LEGEND = 12
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """With ``height: auto``: the bands (two rows each) plus one legend line per marked item."""
-        return 7 + max(1, min(len(self._items), self.MAX_LEGEND))
+        """With ``height: auto``: scale, markers, the fill band (two rows), its legend, one line per marked item."""
+        return 4 + len(self._fill_legend(width)) + max(1, min(len(self._items), self.MAX_LEGEND))
 
     def render(self) -> Text:
         width = max(10, self.content_region.width or self.size.width)
         height = max(1, self.content_region.height or self.size.height)
-        # Spare height (beyond the legend lines the items need) thickens the two bands.
-        spare = height - 5 - max(1, len(self._items))
-        attention_rows = 2 if spare >= 1 else 1
-        fill_rows = 2 if spare >= 2 else 1
+        # Spare height (beyond the legend lines the items need) thickens the fill band.
+        spare = height - 3 - len(self._fill_legend(width)) - max(1, len(self._items))
+        fill_rows = max(1, min(4, 1 + spare))
         rows = [self._scale_row(width)]
-        rows += [self._attention_row(width)] * attention_rows
         rows += [self._marker_row(width)]
         rows += [self._fill_row(width)] * fill_rows
-        rows += [self._fill_legend()]
+        rows += self._fill_legend(width)
         rows = rows[:height]
         rows += self._item_legend(width, height - len(rows))
         return Text("\n", end="").join(rows)

@@ -18,7 +18,8 @@ class PromotionsPanel(Static):
     def show(self, promotions: Sequence[Promotion], note: str | None) -> None:
         self.border_subtitle = f"{len(promotions)} waiting · a approve · x reject" if promotions else ""
         if not promotions:
-            self.update(literal(note or "nothing waits for approval", "dim"))
+            self.update(literal(note or "Nothing waits for approval: highlight a tracked item and press p to propose "
+                                "it for MEMORY.md; a approves, x rejects.", "dim"))
             return
         lines = []
         for promo in promotions:

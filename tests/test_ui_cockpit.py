@@ -1,0 +1,170 @@
+"""What a newcomer sees first (issue 19): focus, what each figure counts, empty states, charts with scales."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from actions_support import SESSION_ID, register, write_transcript
+from conftest import CLAUDE_COMPACTED, CODEX_REDACTED, fixture
+
+from ctx_tui.config import Config
+from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.transcripts.model import Compaction
+from ctx_tui.ui.accounting import compaction_text
+from ctx_tui.ui.app import DashboardApp
+from ctx_tui.ui.events import notices
+from ctx_tui.ui.messages import SnapshotReady
+from ctx_tui.ui.screens.help import SYMBOLS, HelpScreen
+from ctx_tui.ui.widgets.decay_table import DecayPanel, needs_attention
+from ctx_tui.ui.widgets.heatmap import FILL_GROUPS, HeatMap
+from ctx_tui.ui.widgets.usage import UsageTrend
+
+PROMPTS = [
+    "Build a CLI for the inventory service in src/inventory/cli.py. Never push to main without a review.",
+    "Add the list command; it reads data/stock.csv with parse_rows().",
+    "Now the export command, CSV please, written by export_csv() in src/inventory/export.py.",
+]
+FROZEN = datetime(2026, 3, 14, 9, 0, 0)
+
+
+def _app(path: Path, project: Path) -> DashboardApp:
+    return DashboardApp(path, project, Config(), follow=False, clock=lambda: FROZEN)
+
+
+async def _settle(app: DashboardApp, pilot) -> None:
+    for _ in range(2):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def _text(widget) -> str:
+    return str(widget.render())
+
+
+async def test_the_items_table_has_the_focus_and_down_then_p_proposes_the_second_row(tmp_path: Path) -> None:
+    register(tmp_path, "no-push", "constraint", "Never push to main without a review")
+    register(tmp_path, "csv", "decision", "Export as CSV with a header row")
+    app = _app(write_transcript(tmp_path, PROMPTS), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        panel = app.screen.query_one(DecayPanel)
+        assert app.focused is panel.table
+        rows = panel._rows
+        assert len(rows) >= 2
+        await pilot.press("down", "p")
+        await _settle(app, pilot)
+        promotions = load_session_memory(tmp_path, SESSION_ID).promotions
+        assert [p.item_id for p in promotions] == [rows[1].id]
+        # the notice names the item by its content, never by its id
+        messages = [n.message for n in app._notifications]
+        assert any(rows[1].content[:20] in m and "proposed" in m for m in messages)
+        assert not any(rows[1].id in m for m in messages)
+
+
+async def test_empty_states_name_the_key(tmp_path: Path) -> None:
+    """A real Codex rollout in which nothing is tracked (its prompts are redacted)."""
+    source = fixture(CODEX_REDACTED)
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        screen = app.screen
+        assert "Press n to register one" in _text(screen.query_one("#decay-detail"))
+        assert "press p to propose" in _text(screen.query_one("#promotions"))
+        assert "n registers an item" in HeatMap.render(screen.query_one(HeatMap)).plain
+        await pilot.press("r")  # nothing to restate: the notice says which key makes one
+        await pilot.press("a")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("press n to register one" in m for m in messages)
+        assert any("press p" in m or "p proposes" in m for m in messages)
+
+
+async def test_every_figure_says_what_it_counts_on_a_real_transcript(tmp_path: Path) -> None:
+    source = fixture(CLAUDE_COMPACTED)
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        screen = app.screen
+        state = app.snapshot.state
+        figures = _text(screen.query_one("#usage-figures"))
+        assert f"{state.context_tokens:,} in context · reported by the agent" in figures
+        accounting = _text(screen.query_one("#usage-accounting"))
+        text_tokens = sum(w.entry.tokens for w in state.live)
+        # one accounting: the in-context figure = the live window's text + what the transcript does not hold
+        assert f"= {text_tokens:,} transcript text of the live window + " \
+               f"{state.context_tokens - text_tokens:,} system prompt, tools and other" in accounting
+        assert "tokens before" in accounting  # the compaction's figure says what it is
+        tiers = app.export_screenshot().replace("&#160;", " ")
+        assert "whole transcript text" in tiers and "session memory file" in tiers
+        await pilot.press("c")
+        await _settle(app, pilot)
+        figures = _text(app.screen.query_one("#compress-figures"))
+        assert "text of the live window, without system prompt and tools" in figures
+        assert f"of {state.context_tokens:,} in context" in figures
+
+
+def test_a_compaction_larger_than_twice_the_window_is_flagged() -> None:
+    shown = compaction_text(Compaction(seq=0, trigger="auto", pre_tokens=940_499), 258_400).plain
+    assert "⚠" in shown and "not a context size" in shown
+    assert compaction_text(Compaction(seq=0, trigger="auto", pre_tokens=155_979), 200_000).plain == \
+        "auto, 155,979 tokens before"
+
+
+async def test_a_fresh_item_does_not_toast_decayed(tmp_path: Path) -> None:
+    app = _app(write_transcript(tmp_path, PROMPTS), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        before = app.snapshot
+        register(tmp_path, "utc", "constraint", "Store every timestamp in UTC")
+        after = app.feed.read({app.path}).snapshot
+        fresh = next(s for s in after.memory.statuses if s.id == "utc")
+        assert fresh.out_of_context  # not said in the transcript yet...
+        assert not [n for n in notices(before, after) if "decayed" in n.title]  # ...but nothing faded
+        app.post_message(SnapshotReady(after))
+        await pilot.pause()
+        row = app.screen.query_one(DecayPanel).table.get_row("utc")
+        assert [str(c) for c in row][0] == "–" and "new" in [str(c).strip() for c in row]
+
+
+async def test_items_panel_lists_flagged_first_and_its_title_counts_them(tmp_path: Path) -> None:
+    source = fixture(CLAUDE_COMPACTED)
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        panel = app.screen.query_one(DecayPanel)
+        flags = [needs_attention(s) for s in panel._rows]
+        assert flags == sorted(flags, reverse=True)  # the flagged ones first
+        assert panel.border_title == f"Tracked items · {sum(flags)} flagged"
+        assert "danger zone" in _text(panel.legend)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        explained = {symbol for symbol, _ in SYMBOLS}
+        for word in ("risk", "type", "since", "where", "advice", "item", "⚠", "out / new", "+", "░"):
+            assert word in explained, word
+
+
+def test_trend_uses_the_window_scale_and_draws_both_thresholds() -> None:
+    trend = UsageTrend()
+    trend.show([0.05, 0.108], 0.8, 0.92)
+    assert trend.columns(4) == [0.05, 0.05, 0.108, 0.108]
+    assert trend._row_of(0.108, 10) == 8  # a 10.8% session stays near the bottom, not a full bar
+    assert trend._row_of(0.8, 10) != trend._row_of(0.92, 10)
+
+
+async def test_each_kind_has_its_own_colour_in_every_theme(tmp_path: Path) -> None:
+    app = _app(write_transcript(tmp_path, PROMPTS), tmp_path)
+    async with app.run_test() as pilot:
+        for theme in sorted(app.available_themes):
+            app.theme = theme
+            await pilot.pause()
+            heat = app.screen.query_one(HeatMap)
+            colours = [heat.get_component_rich_style(cls).color for _, cls, _ in FILL_GROUPS]
+            assert len(set(colours)) == len(FILL_GROUPS), theme
