@@ -124,6 +124,18 @@ class HandoffConfig(_Section):
     contracts: list[str] = Field(default_factory=list)
 
 
+#: Dashboard layouts: ``auto`` follows the terminal's width; ``stacked`` is one column; ``grid`` two.
+Layout = Literal["auto", "stacked", "grid"]
+LAYOUTS: tuple[Layout, ...] = ("auto", "stacked", "grid")
+
+
+class UiConfig(_Section):
+    """The dashboard's look; the dashboard saves what the user picks into the user config."""
+
+    theme: str | None = None  # a Textual theme name (ctrl+p → theme); unknown names are ignored
+    layout: Layout = "auto"
+
+
 class Config(_Section):
     decay: DecayConfig = Field(default_factory=DecayConfig)
     compression: CompressionConfig = Field(default_factory=CompressionConfig)
@@ -133,6 +145,7 @@ class Config(_Section):
     window: WindowConfig = Field(default_factory=WindowConfig)
     paths: PathsConfig = Field(default_factory=PathsConfig)
     handoff: HandoffConfig = Field(default_factory=HandoffConfig)
+    ui: UiConfig = Field(default_factory=UiConfig)
 
 
 class ConfigError(CtxError):
@@ -262,3 +275,45 @@ def effective_values(loaded: LoadedConfig) -> list[tuple[str, Any, str]]:
             value = value[part]
         rows.append((key, value, loaded.sources.get(key, "default")))
     return rows
+
+
+def save_user_section(section: str, values: dict[str, Any]) -> Path:
+    """Set ``section`` of the user config to ``values`` and keep every other byte of the file.
+
+    Only the top-level ``section:`` block is replaced (or appended); comments and
+    other sections survive. The result is validated before it is written
+    (atomically, under the file's lock); a user config that does not parse is
+    an error that names it, and is left as it is.
+    """
+    import re  # only the dashboard saves settings: keep the CLI's and the hooks' import light
+
+    from ctx_tui.storage import locked, read_regular, write_atomic
+
+    path = user_config_path()
+    block = yaml.safe_dump({section: values}, sort_keys=False, allow_unicode=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with locked(path):
+        text = read_regular(path).decode("utf-8") if path.exists() else ""
+        kept: list[str] = []
+        inside = False
+        for line in text.splitlines(keepends=True):
+            if re.match(rf"{re.escape(section)}\s*:", line):
+                inside = True
+                continue
+            if inside and (not line.strip() or line[0] in " \t"):
+                continue  # the old block's body
+            inside = False
+            kept.append(line)
+        new = "".join(kept)
+        if new and not new.endswith("\n"):
+            new += "\n"
+        new += block
+        try:
+            data = yaml.safe_load(new)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: invalid YAML, not changed: {exc}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: the top level must be a mapping of sections, not changed")
+        _validate(data, path)
+        write_atomic(path, new)
+    return path

@@ -168,3 +168,57 @@ async def test_each_kind_has_its_own_colour_in_every_theme(tmp_path: Path) -> No
             heat = app.screen.query_one(HeatMap)
             colours = [heat.get_component_rich_style(cls).color for _, cls, _ in FILL_GROUPS]
             assert len(set(colours)) == len(FILL_GROUPS), theme
+
+
+async def test_theme_and_layout_are_kept_in_the_user_config(tmp_path: Path) -> None:
+    from ctx_tui.config import load_config, user_config_path
+
+    user = user_config_path()
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text("# my settings\ndecay:\n  threshold_rounds: 30\n")
+    path = write_transcript(tmp_path, PROMPTS)
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        app.theme = "nord"
+        await _settle(app, pilot)
+        await pilot.press("l")  # auto -> stacked
+        await _settle(app, pilot)
+        assert app.screen.has_class("-narrow")
+    assert user.read_text().startswith("# my settings\ndecay:\n  threshold_rounds: 30\n")  # the rest is kept
+    ui = load_config(tmp_path).config.ui
+    assert (ui.theme, ui.layout) == ("nord", "stacked")
+    again = DashboardApp(path, tmp_path, load_config(tmp_path).config, follow=False)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await _settle(again, pilot)
+        assert again.theme == "nord" and again.screen.has_class("-narrow")
+
+
+async def test_a_screenshot_goes_into_a_folder_that_exists_and_says_where(tmp_path: Path) -> None:
+    app = _app(write_transcript(tmp_path, PROMPTS), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        app.deliver_screenshot()  # what palette → Screenshot runs
+        await pilot.pause()
+    shots = list((tmp_path / ".ctx" / "screenshots").glob("*.svg"))
+    assert len(shots) == 1
+    assert any(str(shots[0]) in n.message for n in app._notifications)
+
+
+async def test_compression_inputs_say_what_applies(tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    app = _app(write_transcript(tmp_path, PROMPTS), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("c")
+        await _settle(app, pilot)
+        preview = app.screen
+        ratio = preview.query_one("#compress-ratio", Input)
+        finding = preview.query_one("#compress-finding")
+        ratio.value = "7"
+        preview.refresh_preview()
+        assert finding.has_class("-shown") and "from 0.01 to 1" in _text(finding)
+        ratio.value = ""
+        preview.refresh_preview()
+        assert finding.has_class("-shown") and "configured ratio 0.3" in _text(finding)

@@ -15,10 +15,12 @@ from textual.reactive import reactive
 from watchfiles import awatch
 
 from ctx_tui.config import Config, ConfigError, load_config
+from ctx_tui.paths import state_dir
 from ctx_tui.transcripts.catalog import SessionInfo
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
+from ctx_tui.ui.offthread import reason
 from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 from ctx_tui.ui.screens.metrics import MetricsScreen
@@ -81,9 +83,29 @@ class DashboardApp(App[None]):
     async def on_mount(self) -> None:
         self.dashboard = DashboardScreen(self.path, self.project, lambda: self.feed.config)
         await self.push_screen(self.dashboard)  # its widgets exist before the first message
+        theme = self.feed.config.ui.theme
+        if theme and theme in self.available_themes:
+            self.theme = theme
+        # from now on a theme picked in the palette is kept for the next run
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.dashboard.save_ui_choice("Theme"))
         if self._startup_notice:
             self.notify(self._startup_notice, title="Demo session", timeout=15, markup=False)
         self.follow_session()
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save an SVG of the screen (palette → Screenshot) into the project's ``.ctx/screenshots/``, created
+        if needed, and say where: Textual's default folder (Downloads) often does not exist."""
+        folder = Path(path) if path else state_dir(self.project) / "screenshots"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as exc:
+            self.notify(f"Screenshot not saved: {reason(exc)}", title="Screenshot", severity="error", markup=False)
+            return None
+        self.notify(f"Saved to {saved}", title="Screenshot", markup=False, timeout=10)
+        return saved
 
     # -- the follow worker (never touches widgets) ---------------------------------------
     @work(exclusive=True, group="follow", name="follow session")

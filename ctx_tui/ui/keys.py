@@ -29,6 +29,7 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
     KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code or Codex session of this machine (type to filter, Enter opens it here)."),
     KeySpec("m", "m", "metrics", "Metrics", "Plot context per round and compactions; count decay, restatements, retrieval hits, promotions, handoffs."),
+    KeySpec("l", "l", "layout", "Layout", "Switch the panels: by the terminal's width, one column, or a grid; saved in your user config."),
     KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),
 )
 

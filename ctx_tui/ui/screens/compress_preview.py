@@ -148,9 +148,15 @@ class CompressPreviewScreen(ModalScreen[None]):
                 continue
             widget.remove_class("-invalid")
             values[widget_id] = cast(text)
+        notes: list[str] = []
+        if not problems and values["compress-ratio"] is None and values["compress-max"] is None:
+            # an emptied field is not silently a number: say which one applies
+            notes.append(f"no ratio or max tokens given: the configured ratio "
+                         f"{self._config.compression.target_ratio:g} (compression.target_ratio) applies")
         finding = self.query_one("#compress-finding", Static)
-        finding.update(Text("\n").join(Text(f"✖ {p}", style="bold red") for p in problems))
-        finding.set_class(bool(problems), "-shown")
+        finding.update(Text("\n").join([*(Text(f"✖ {p}", style="bold red") for p in problems),
+                                         *(Text(f"• {n}", style="yellow") for n in notes)]))
+        finding.set_class(bool(problems or notes), "-shown")
         if problems:
             return None
         strategy = self.query_one("#compress-strategy", Select).value

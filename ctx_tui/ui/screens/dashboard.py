@@ -18,8 +18,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
-from ctx_tui.config import Config
+from ctx_tui.config import LAYOUTS, Config, Layout, save_user_section
 from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.paths import shown_path
 from ctx_tui.ui import keys
 from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.messages import Snapshot
@@ -52,7 +53,6 @@ def _flows() -> ModuleType:
 
 
 class DashboardScreen(Screen[None]):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide"), (XWIDE_AT, "-xwide")]
     BINDINGS: ClassVar = keys.bindings()
     COMMANDS: ClassVar = {DashboardCommands}
 
@@ -61,6 +61,7 @@ class DashboardScreen(Screen[None]):
         self._path = path
         self._project = project
         self._config = config
+        self.layout_choice: Layout = config().ui.layout
         self._snapshot: Snapshot | None = None
         # Kept as attributes (not queried): a snapshot that arrives while the app
         # shuts down updates detached widgets harmlessly instead of failing a query.
@@ -89,7 +90,24 @@ class DashboardScreen(Screen[None]):
             yield self.promotions_panel
         yield self.footer
 
+    def on_mount(self) -> None:
+        self._apply_layout()
+
     def on_resize(self) -> None:
+        self._apply_layout()
+
+    def _apply_layout(self) -> None:
+        """The layout classes (-narrow, -wide, -xwide) by width (WIDE_AT, XWIDE_AT), unless the user chose
+        one (``l``, ``ui.layout``)."""
+        width = self.size.width
+        if self.layout_choice == "stacked":
+            shape = "-narrow"
+        elif self.layout_choice == "grid" or width >= WIDE_AT:
+            shape = "-xwide" if width >= XWIDE_AT else "-wide"
+        else:
+            shape = "-narrow"
+        for name in ("-narrow", "-wide", "-xwide"):
+            self.set_class(name == shape, name)
         self._arrange()
         # narrow: less space between keys, so more of them fit (? comes first and lists them all)
         narrow = self.size.width < WIDE_AT
@@ -137,7 +155,7 @@ class DashboardScreen(Screen[None]):
         self.tiers_panel.show(view.tiers if view else (), note)
         self.promotions_panel.show(view.pending_promotions if view else (), note)
         if first:
-            self._arrange()
+            self._apply_layout()
             # the keys act on the highlighted item: arrows move it from the start (without scrolling
             # the usage figures away on a short terminal)
             self.call_after_refresh(self.decay_panel.table.focus, scroll_visible=False)
@@ -213,6 +231,19 @@ class DashboardScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_layout(self) -> None:
+        self.layout_choice = LAYOUTS[(LAYOUTS.index(self.layout_choice) + 1) % len(LAYOUTS)]
+        self._apply_layout()
+        shown = {"auto": "by the terminal's width", "stacked": "one column", "grid": "a grid"}[self.layout_choice]
+        self.save_ui_choice(f"Layout: {shown}")
+
+    def save_ui_choice(self, title: str) -> None:
+        """Keep the theme and the layout in the user config (``ui``) for the next run."""
+        values = {"theme": self.app.theme, "layout": self.layout_choice}
+        self.run_core(title, lambda: save_user_section("ui", values),
+                      lambda path: self.notify(f"Saved in {shown_path(path, self._project)}.", title=title,
+                                               markup=False))
 
     def action_quit(self) -> None:
         self.app.exit()
