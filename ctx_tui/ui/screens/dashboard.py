@@ -39,6 +39,8 @@ from ctx_tui.usage_tail import TailUsage
 #: grid whose first row grows with the height; from XWIDE_AT the items sit beside the tiers.
 WIDE_AT = 120
 XWIDE_AT = 180
+#: Below this width the footer drops the space between keys so that all of them fit at 120 columns.
+COMPACT_FOOTER_BELOW = 140
 
 
 T = TypeVar("T")
@@ -110,9 +112,11 @@ class DashboardScreen(Screen[None]):
             self.set_class(name == shape, name)
         self._arrange()
         # narrow: less space between keys, so more of them fit (? comes first and lists them all)
-        narrow = self.size.width < WIDE_AT
-        self.footer.compact = narrow
-        self.footer.show_command_palette = not narrow  # ^p is listed by ? as well
+        width = self.size.width
+        self.footer.compact = width < COMPACT_FOOTER_BELOW
+        if self.footer.show_command_palette != (width >= WIDE_AT):
+            self.footer.show_command_palette = width >= WIDE_AT  # ^p is listed by ? as well
+            self.footer.refresh(recompose=True)
 
     def _arrange(self) -> None:
         """Stacked, the items come right after the usage (what the keys act on, near the top);

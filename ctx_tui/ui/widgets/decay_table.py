@@ -39,8 +39,8 @@ DROP_ORDER = (RISK, SINCE)
 MIN_CONTENT = 28
 
 TITLE = "Tracked items"
-LEGEND = ("⚠ needs action, listed first · since: rounds unmentioned · "
-          "where: ⚠ danger zone, out = dropped, new = unsaid · ? help")
+LEGEND = ("⚠ needs action (listed first) · since: rounds unmentioned · "
+          "where: ⚠ danger zone, out = dropped, new = unsaid · ? all")
 EMPTY = ("No tracked items yet. Press n to register one; goals, “always/never” instructions and decisions "
          "in the transcript are picked up by themselves.")
 

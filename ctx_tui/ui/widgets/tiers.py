@@ -15,10 +15,10 @@ TOP_ITEMS = 3
 
 #: What each tier's token figure counts (tiktoken), so it is not read as context usage.
 COUNTS = {
-    "working": "latest rounds + items, in context",
+    "working": "latest rounds + items",
     "short-term": "whole transcript text",
     "medium-term": "session memory file",
-    "long-term": "MEMORY.md + CLAUDE/AGENTS.md",
+    "long-term": "MEMORY.md, CLAUDE.md…",
 }
 
 

@@ -229,8 +229,8 @@ class UsagePanel(Vertical):
         points = ([p.tokens / window for p in state.history] or [fraction]) if window else []
         self.trend.show(points, handoff_threshold, state.autocompact_threshold)
         first = state.history[0].round if state.history else state.rounds
-        self.border_subtitle = (f"usage per round {first}–{state.rounds} · ┄ handoff {handoff_threshold:.0%} "
-                                f"· ┄ auto-compact {state.autocompact_threshold:.0%}")
+        self.border_subtitle = (f"per round {first}–{state.rounds} · ┄ handoff {handoff_threshold:.0%} "
+                                f"· ┄ compact {state.autocompact_threshold:.0%}")
         banner = self.banner
         over = fraction >= handoff_threshold
         banner.display = over
