@@ -20,8 +20,8 @@ class KeySpec:
 DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("question_mark", "?", "help", "Help", "Show every key, what each panel and column means and where the data comes from."),
     KeySpec("c", "c", "compress", "Compress", "Compress the live window into a dense summary, preview it, then save, copy or turn it into a /compact line."),
-    KeySpec("r", "r", "restate", "Restate", "Queue the selected decayed item so the agent sees it again on the next prompt (without the hook: copy it to paste)."),
-    KeySpec("p", "p", "promote", "Promote", "Propose the selected item for long-term memory (MEMORY.md); it waits for approval."),
+    KeySpec("r", "r", "restate", "Restate", "Queue the highlighted tracked item so the agent sees it again on the next prompt (without the hook: copy it to paste)."),
+    KeySpec("p", "p", "promote", "Promote", "Propose the highlighted item for long-term memory (MEMORY.md); it waits for approval."),
     KeySpec("h", "h", "handoff", "Handoff", "Open the handoff form, pre-filled from the session, behind the quality gate."),
     KeySpec("slash", "/", "search", "Search", "Search every memory tier by relevance (BM25)."),
     KeySpec("n", "n", "new_item", "New item", "Register a new tracked item (goal, constraint, decision, ...)."),
