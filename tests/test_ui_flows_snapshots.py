@@ -99,9 +99,20 @@ class FlowHost(App[None]):
 
 
 async def _ready(pilot) -> None:
+    """Workers done, the focus placed (the form focuses its first problem after a refresh) and the
+    cursor steady: under load the picture was sometimes taken a refresh early, or mid-blink."""
     for _ in range(2):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+    for _ in range(40):
+        if pilot.app.focused is not None:
+            break
+        await pilot.pause(0.05)
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 def _form(tmp_path: Path, draft: dict, notes: list[str]) -> FlowHost:
