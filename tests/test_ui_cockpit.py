@@ -104,8 +104,9 @@ async def test_every_figure_says_what_it_counts_on_a_real_transcript(tmp_path: P
         await pilot.press("c")
         await _settle(app, pilot)
         figures = _text(app.screen.query_one("#compress-figures"))
-        assert "text of the live window, without system prompt and tools" in figures
-        assert f"of {state.context_tokens:,} in context" in figures
+        assert "compressing the live window as text, without system prompt, tools and thinking" in figures
+        # the same two figures the usage panel shows, so the numbers never disagree without a word
+        assert f"(usage panel: {text_tokens:,} live-window text of {state.context_tokens:,} in context)" in figures
 
 
 def test_a_compaction_larger_than_twice_the_window_is_flagged() -> None:

@@ -8,8 +8,9 @@ that shows one without saying which made them look contradictory:
   tool definitions and the live window's messages. Estimated with tiktoken
   when the transcript reports nothing.
 * **live-window text** — the transcript text of the live window (since the
-  last compaction) counted with tiktoken: what the compression preview
-  compresses. The rest of "in context" is the system prompt, tool
+  last compaction) counted with tiktoken. The compression preview compresses
+  it rendered as text (thinking left out, long tool outputs as the reader
+  keeps them), so its figure is smaller and it says so. The rest of "in context" is the system prompt, tool
   definitions and what the transcript does not record.
 * **whole transcript** — the text of the whole session, compacted parts
   included (the short-term tier).
@@ -65,9 +66,16 @@ def context_source(state: WindowState) -> str:
     return "estimated with tiktoken" if state.estimated else "reported by the agent"
 
 
-def compress_scope(original_tokens: int, context_tokens: int | None) -> str:
-    """What the compression preview's first figure counts, against the usage panel's figure."""
-    scope = "text of the live window, without system prompt and tools"
-    if context_tokens:
-        return f"{scope}: {original_tokens:,} of {context_tokens:,} in context"
-    return f"{scope}: {original_tokens:,}"
+def compress_scope(original_tokens: int, basis: tuple[int, int] | None) -> str:
+    """What the compression preview's first figure counts, against the usage panel's two figures.
+
+    ``basis`` is (live-window transcript text, in context) as the usage panel shows them. The
+    compressed text is smaller than the first: thinking is left out and long tool outputs are
+    taken as the reader keeps them.
+    """
+    scope = (f"compressing the live window as text, without system prompt, tools and thinking: "
+             f"{original_tokens:,} tokens")
+    if basis:
+        live_text, context = basis
+        return f"{scope} (usage panel: {live_text:,} live-window text of {context:,} in context)"
+    return scope

@@ -31,6 +31,7 @@ from ctx_tui.memory.registry import new_item_id, register_item
 from ctx_tui.memory.session_store import Promotion
 from ctx_tui.memory.view import MemoryView
 from ctx_tui.paths import shown_path
+from ctx_tui.ui.accounting import live_text_tokens
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.ui.safe import clean, literal, shorten
 from ctx_tui.ui.screens.compress_preview import CompressPreviewScreen
@@ -280,7 +281,7 @@ def compress(host: FlowHost) -> None:
     live = [w.entry for w in ctx.snapshot.state.live]
     items = ctx.view.memory.active_items() if ctx.view else []
     host.open(CompressPreviewScreen(lambda: render_entries(live), items, ctx.project, ctx.session_id, ctx.config,
-                                    ctx.snapshot.state.context_tokens))
+                                    (live_text_tokens(ctx.snapshot.state), ctx.snapshot.state.context_tokens)))
 
 
 # -- handoff (h) -----------------------------------------------------------------------------

@@ -47,13 +47,13 @@ class CompressRequest:
     max_length: int | None
 
 
-def figures_text(result: CompressionResult, context_tokens: int | None = None) -> Text:
+def figures_text(result: CompressionResult, basis: tuple[int, int] | None = None) -> Text:
     """What was compressed (against the usage panel's figure), then
     ``48,213 → 9,870 tokens (20%) · retention 94% (47 of 50 key facts in sentences; 2 named only) · 132 ms``."""
     total = len(result.facts_kept) + len(result.facts_lost)
     retention_style = "green" if result.retention_rate >= 0.9 else ("yellow" if result.retention_rate >= 0.7 else "red")
     return Text.assemble(
-        (compress_scope(result.original_length, context_tokens), "dim"), "\n",
+        (compress_scope(result.original_length, basis), "dim"), "\n",
         (f"{result.original_length:,}", "bold"), " → ", (f"{result.compressed_length:,}", "bold"),
         f" tokens ({result.ratio:.0%} of the original, budget {result.budget:,}) · retention ",
         (f"{result.retention_rate:.0%}", f"bold {retention_style}"),
@@ -85,10 +85,10 @@ class CompressPreviewScreen(ModalScreen[None]):
         project: Path,
         session_id: str,
         config: Config,
-        context_tokens: int | None = None,
+        basis: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(classes="flow-modal")
-        self._context_tokens = context_tokens  # the usage panel's figure, to say what part is compressed
+        self._basis = basis  # the usage panel's (live-window text, in context), to say what part is compressed
         self._source = source
         self._text: str | None = None
         self._items = list(items)
@@ -193,7 +193,7 @@ class CompressPreviewScreen(ModalScreen[None]):
             return  # options changed meanwhile: a newer request is on its way
         self.result = result
         self.query_one("#compress-busy").display = False
-        self.query_one("#compress-figures", Static).update(figures_text(result, self._context_tokens))
+        self.query_one("#compress-figures", Static).update(figures_text(result, self._basis))
         body = result.text if result.text.strip() else "(nothing fits this budget: raise the ratio or max tokens)"
         self.query_one("#compress-text", Static).update(literal(body))
         self.query_one("#compress-preview").border_subtitle = result.strategy
