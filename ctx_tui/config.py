@@ -287,6 +287,8 @@ def save_user_section(section: str, values: dict[str, Any]) -> Path:
     """
     import re  # only the dashboard saves settings: keep the CLI's and the hooks' import light
 
+    import yaml
+
     from ctx_tui.storage import locked, read_regular, write_atomic
 
     path = user_config_path()
@@ -309,9 +311,9 @@ def save_user_section(section: str, values: dict[str, Any]) -> Path:
             new += "\n"
         new += block
         try:
-            data = yaml.safe_load(new)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: invalid YAML, not changed: {exc}") from None
+            data = load_yaml(new, str(path), CONFIG_LIMITS)
+        except YamlLoadError as exc:
+            raise ConfigError(f"{path}: not changed: {exc}") from None
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: the top level must be a mapping of sections, not changed")
         _validate(data, path)
