@@ -214,7 +214,7 @@ class DashboardApp(App[None]):
         self._posted = None
         self._last_problem = None
         self.snapshot = None  # no action may reach the previous session's items
-        self.dashboard = DashboardScreen(path, project)
+        self.dashboard = DashboardScreen(path, project, lambda: self.feed.config)
         await self.switch_screen(self.dashboard)
         self.follow_session()
         self.notify(f"following {path.name} ({project})", title="Session", markup=False)
