@@ -53,7 +53,7 @@ from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
 from ctx_tui.transcripts.model import Format, SessionMeta
 from ctx_tui.window import CLAUDE_WINDOW, Session
-from ctx_tui.window_model import UsageSource, WindowSource
+from ctx_tui.window_model import UsageFigures, UsageSource, WindowSource
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config
@@ -77,7 +77,7 @@ _CODEX_META_TYPES = ("session_meta", "turn_context", "task_started")
 
 
 @dataclass(frozen=True, slots=True)
-class TailUsage:
+class TailUsage(UsageFigures):
     """The usage figure of a transcript, as a whole read would give it.
 
     ``bytes_read`` says how much of the file was read to get it;
@@ -96,23 +96,6 @@ class TailUsage:
     #: Why the file is not a transcript ctx-tui reads, or None (as ``Session.unsupported``).
     unsupported: str | None = None
     window_source: WindowSource = "model table"  # as WindowState.window_source
-
-    @property
-    def window_known(self) -> bool:
-        return self.context_window > 0
-
-    @property
-    def usage_pct(self) -> float:
-        return 100.0 * self.context_tokens / self.context_window if self.context_window else 0.0
-
-    @property
-    def headroom_tokens(self) -> int:
-        """Tokens left before the agent compacts on its own."""
-        return max(0, int(self.context_window * self.autocompact_threshold) - self.context_tokens)
-
-    @property
-    def estimated(self) -> bool:
-        return self.usage_source == "estimated" or self.token_source == "estimate"
 
 
 def read_usage_tail(path: Path, config: Config | None = None, *, positions: bool = False) -> TailUsage:

@@ -50,8 +50,40 @@ class UsagePoint:
     source: UsageSource
 
 
+class UsageFigures:
+    """The figures derived from a usage reading, shared by :class:`WindowState` and ``usage_tail.TailUsage``.
+
+    The class using it has ``context_window``, ``context_tokens``,
+    ``autocompact_threshold``, ``usage_source`` and ``token_source``.
+    """
+
+    __slots__ = ()
+    context_window: int
+    context_tokens: int
+    autocompact_threshold: float
+    usage_source: str
+    token_source: str
+
+    @property
+    def window_known(self) -> bool:
+        return self.context_window > 0
+
+    @property
+    def usage_pct(self) -> float:
+        return 100.0 * self.context_tokens / self.context_window if self.context_window else 0.0
+
+    @property
+    def headroom_tokens(self) -> int:
+        """Tokens left before the agent compacts on its own."""
+        return max(0, int(self.context_window * self.autocompact_threshold) - self.context_tokens)
+
+    @property
+    def estimated(self) -> bool:
+        return self.usage_source == "estimated" or self.token_source == "estimate"
+
+
 @dataclass(slots=True)
-class WindowState:
+class WindowState(UsageFigures):
     """A snapshot of the session's context window; cheap to hand to the UI."""
 
     path: Path
@@ -72,23 +104,6 @@ class WindowState:
     window_source: WindowSource = "model table"
     #: Why the file is not a transcript ctx-tui reads (every figure is then empty), or None.
     unsupported: str | None = None
-
-    @property
-    def window_known(self) -> bool:
-        return self.context_window > 0
-
-    @property
-    def usage_pct(self) -> float:
-        return 100.0 * self.context_tokens / self.context_window if self.context_window else 0.0
-
-    @property
-    def headroom_tokens(self) -> int:
-        """Tokens left before the agent compacts on its own."""
-        return max(0, int(self.context_window * self.autocompact_threshold) - self.context_tokens)
-
-    @property
-    def estimated(self) -> bool:
-        return self.usage_source == "estimated" or self.token_source == "estimate"
 
 
 class SessionLike(Protocol):
