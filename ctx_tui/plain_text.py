@@ -87,7 +87,7 @@ _JSON_RAW_UNSAFE = re.compile(r"[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-
 
 
 def json_text(obj: Any, **options: Any) -> str:
-    """``json.dumps(obj, ensure_ascii=False, **options)`` with DEL, C1 and invisible characters as ``\\uXXXX``.
+    """``json.dumps(obj, ensure_ascii=False, **options)`` with DEL, C1 and invisible characters as ``\\u`` escapes.
 
     The value is unchanged (a JSON reader gets the same strings back); only
     what a terminal would act on when the JSON is printed is escaped.
