@@ -22,7 +22,7 @@ from pathlib import Path
 import benchlib  # noqa: F401  (puts the project and tests/ on sys.path)
 from catalog_support import make_sessions
 
-from ctx_tui.transcripts.catalog import Catalog
+from ctx_tui.catalog import Catalog
 
 
 def main() -> None:

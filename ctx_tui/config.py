@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.kinds import PRESERVED_BY_DEFAULT, ItemType
+from ctx_tui.kinds import PRESERVED_BY_DEFAULT, ItemType
 from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
 from ctx_tui.storage import read_regular
 from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD

@@ -51,9 +51,9 @@ from ctx_tui.storage import open_regular
 from ctx_tui.transcripts.follow import BOM
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
-from ctx_tui.transcripts.model import Format, SessionMeta
+from ctx_tui.transcripts.model import Format, SessionMeta, UsageSource
 from ctx_tui.window import CLAUDE_WINDOW, Session
-from ctx_tui.window_model import UsageFigures, UsageSource, WindowSource
+from ctx_tui.window_model import UsageFigures, WindowSource
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config

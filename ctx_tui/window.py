@@ -38,10 +38,10 @@ from ctx_tui.model_windows import CLAUDE_1M_WINDOW, CLAUDE_WINDOW, UNKNOWN_WINDO
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.discover import codex_reported_window
-from ctx_tui.transcripts.model import Entry, Format, SessionMeta
+from ctx_tui.transcripts.model import Entry, Format, SessionMeta, UsagePoint, UsageSource
 from ctx_tui.transcripts.reader import TranscriptReader
 from ctx_tui.usercache import claude_code_report
-from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, UsagePoint, UsageSource, WindowEntry, WindowSource, WindowState
+from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSource, WindowState
 
 if TYPE_CHECKING:  # the model is built only when a config is given or asked for (Session.config)
     from ctx_tui.config import Config

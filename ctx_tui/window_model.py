@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta
+from ctx_tui.transcripts.model import Compaction, Entry, SessionMeta, UsagePoint, UsageSource
 
-UsageSource = Literal["reported", "estimated"]
 #: Where the window size came from: Claude Code's status line report (the
 #: authority), the config's ``window.sizes``, the transcript, or the model table.
 WindowSource = Literal["Claude Code", "config", "transcript", "model table"]
@@ -39,15 +38,6 @@ class WindowEntry:
     offset: int  # token offset of its start in the live window (calibrated)
     tokens: int  # calibrated tokens, so that the live entries sum to context_tokens
     position: float  # relative position of its midpoint, 0.0 (start) .. 1.0 (end)
-
-
-@dataclass(slots=True)
-class UsagePoint:
-    """Context usage after one round (for the trend sparkline)."""
-
-    round: int
-    tokens: int
-    source: UsageSource
 
 
 class UsageFigures:

@@ -12,7 +12,7 @@ from catalog_support import make_sessions
 from conftest import CLAUDE_COMPACTED, CODEX_FULL, fixture
 
 from ctx_tui.cli import main
-from ctx_tui.transcripts.catalog import Catalog, ago, human_size, list_sessions
+from ctx_tui.catalog import Catalog, ago, human_size, list_sessions
 from ctx_tui.usercache import record_claude_code_report
 from ctx_tui.window import Session
 

@@ -145,7 +145,7 @@ def auto_refresh(
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.actions.restate import restate_items
     from ctx_tui.actions.restate_queue import pending_restatements
-    from ctx_tui.memory.kinds import Importance
+    from ctx_tui.kinds import Importance
     from ctx_tui.memory.view import build_memory_view
 
     with _session_at(transcript, config, limit_bytes) as session:

@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ctx_tui.memory.kinds import importance_rank, now_iso
+from ctx_tui.kinds import importance_rank, now_iso
 from ctx_tui.paths import restate_queue_path as queue_path
 from ctx_tui.plain_text import one_line
 from ctx_tui.storage import LOCK_TIMEOUT_S, locked, read_regular, write_atomic

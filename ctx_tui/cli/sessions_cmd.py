@@ -7,7 +7,7 @@ import time
 
 from ctx_tui.cli.common import load_project_config, print_json
 from ctx_tui.plain_text import one_line
-from ctx_tui.transcripts.catalog import SessionInfo, ago, human_size, list_sessions
+from ctx_tui.catalog import SessionInfo, ago, human_size, list_sessions
 from ctx_tui.transcripts.discover import CLAUDE, CODEX
 
 

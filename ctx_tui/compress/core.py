@@ -30,7 +30,7 @@ from ctx_tui.compress.summary import plan_summary
 from ctx_tui.compress.truncate import truncate
 from ctx_tui.compress.window_text import conversation_text
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.kinds import PRESERVED_BY_DEFAULT
+from ctx_tui.kinds import PRESERVED_BY_DEFAULT
 from ctx_tui.tokens import count_tokens
 
 if TYPE_CHECKING:  # the config model (pydantic) is built only where a caller gives one or a default is asked for

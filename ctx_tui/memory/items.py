@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 # The kinds of item and their importance live apart from the pydantic model so
-# the prompt hook can use them without building it (see memory/kinds.py).
-from ctx_tui.memory.kinds import (
+# the prompt hook can use them without building it (see ctx_tui/kinds.py).
+from ctx_tui.kinds import (
     Importance,
     ItemSource,
     ItemType,

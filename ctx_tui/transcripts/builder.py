@@ -23,8 +23,8 @@ from ctx_tui.transcripts.model import (
     Kind,
     SessionMeta,
     Usage,
+    UsagePoint,
 )
-from ctx_tui.window_model import UsagePoint
 
 #: Kinds whose text is cut to a preview (``Entry.truncated``), and how long it is;
 #: the others keep their text whole. A tool call's text is ``name {input JSON}``.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 #: How much of a tool result or a thinking block an entry keeps in memory.
 PREVIEW_CHARS = 2000
@@ -60,6 +60,19 @@ class Usage:
     cache_read_input_tokens: int = 0
     #: Codex reports the window with each token_count event.
     context_window: int | None = None
+
+
+#: Whether a usage figure was reported by the agent or estimated from the entries.
+UsageSource = Literal["reported", "estimated"]
+
+
+@dataclass(slots=True)
+class UsagePoint:
+    """Context usage after one round (for the trend sparkline)."""
+
+    round: int
+    tokens: int
+    source: UsageSource
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from watchfiles import awatch
 
 from ctx_tui.config import Config, ConfigError, load_config
 from ctx_tui.paths import state_dir
-from ctx_tui.transcripts.catalog import SessionInfo
+from ctx_tui.catalog import SessionInfo
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown

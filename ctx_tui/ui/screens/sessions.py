@@ -4,7 +4,7 @@ Typing filters the list (every word must appear in the agent, project, model,
 session id or file name); the arrows move; Enter opens the highlighted session
 in the dashboard (the app switches the followed session without restarting);
 Escape goes back. The list is read in a thread worker (each file's tail only,
-:class:`ctx_tui.transcripts.catalog.Catalog`) and refreshed every
+:class:`ctx_tui.catalog.Catalog`) and refreshed every
 ``REFRESH_S`` seconds, reading only files that changed.
 """
 
@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from ctx_tui.transcripts.catalog import Catalog, SessionInfo, ago, human_size
+from ctx_tui.catalog import Catalog, SessionInfo, ago, human_size
 from ctx_tui.ui.safe import literal
 
 REFRESH_S = 2.0

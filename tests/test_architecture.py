@@ -1,0 +1,67 @@
+"""The layers hold: the import-linter contracts in pyproject.toml pass and cover every module.
+
+The contracts themselves (which layer may import which, the core never
+importing Textual or Rich) live in pyproject.toml and are drawn in
+docs/architecture.md; these tests run them and check that no module of
+``ctx_tui`` escapes them.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "ctx_tui"
+#: The modules that render: everything else is the core.
+UI_LAYERS = {"ui", "cli"}
+
+
+def _contracts() -> list[dict[str, Any]]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts: list[dict[str, Any]] = config["tool"]["importlinter"]["contracts"]
+    return contracts
+
+
+def _top_level_modules() -> set[str]:
+    """Every module and package directly under ctx_tui/ (styles/ is data, __main__ only starts the CLI)."""
+    names = {path.stem for path in PACKAGE.glob("*.py")} | {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    return names - {"__init__", "__main__"}
+
+
+def test_the_import_contracts_are_kept(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        from importlinter.cli import lint_imports
+    except ModuleNotFoundError:
+        pytest.fail("import-linter is missing: install the dev extra (pip install -e '.[dev]')")
+    monkeypatch.chdir(ROOT)
+    code = lint_imports(no_cache=True, no_logo=True)
+    assert code == 0, capsys.readouterr().out
+
+
+def test_every_module_has_a_layer() -> None:
+    """A new module must be given a place in the layers (and so in the core contract)."""
+    layers = next(c for c in _contracts() if c["type"] == "layers")["layers"]
+    layered = {name.strip() for layer in layers for name in re.split(r"[|:]", layer)}
+    missing = _top_level_modules() - layered
+    assert not missing, f"modules in no layer of pyproject's [tool.importlinter] contract: {sorted(missing)}"
+    assert layered <= _top_level_modules(), f"layers name modules that do not exist: {sorted(layered - _top_level_modules())}"
+
+
+def test_the_core_contract_lists_every_core_module() -> None:
+    core = next(c for c in _contracts() if c["type"] == "forbidden" and "textual" in c["forbidden_modules"])
+    listed = {name.removeprefix("ctx_tui.") for name in core["source_modules"]}
+    assert listed == _top_level_modules() - UI_LAYERS
+
+
+def test_dashboard_command_imports_ui_lazily() -> None:
+    """The headless commands must start without loading Textual (a run-time fact the contracts cannot see)."""
+    code = "import sys, ctx_tui.cli; ctx_tui.cli.build_parser(); print('textual' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
