@@ -139,9 +139,9 @@ def calibrate(entries: list[Entry], raw: list[int], total: int) -> list[WindowEn
     return out
 
 
-def _summary(t: Transcript) -> tuple[int | None, int, str | None, int | None]:
-    """What can change without a new entry: usage, round (a Codex prompt confirmed late), model, window."""
-    return (t.last_usage.context_tokens if t.last_usage else None, t.round, t.meta.model, t.meta.context_window)
+def _summary(t: Transcript) -> tuple[int | None, int, str | None, int | None, int]:
+    """What can change without a new entry: usage, round (a Codex prompt confirmed late), model, window, a rewind."""
+    return (t.last_usage.context_tokens if t.last_usage else None, t.round, t.meta.model, t.meta.context_window, t.rewinds)
 
 
 class Session:
@@ -153,7 +153,7 @@ class Session:
         self._reader = TranscriptReader(self.path)
         self._version = 0  # bumped on every change (lets callers cache by it)
         # The live window, extended as entries arrive (rebuilt on a compaction or reset).
-        self._live_of: tuple[Transcript, int] | None = None
+        self._live_of: tuple[Transcript, int, int] | None = None
         self._live: list[Entry] = []
         self._live_raw: list[int] = []
         self._live_scanned = 0
@@ -263,8 +263,8 @@ class Session:
     def _live_window(self) -> tuple[list[Entry], list[int]]:
         """The live entries and their token counts, tokenizing only entries not seen before."""
         t = self._reader.transcript
-        if self._live_of is None or self._live_of[0] is not t or self._live_of[1] != t.live_start:
-            self._live_of = (t, t.live_start)
+        if self._live_of != (t, t.live_start, t.rewinds):
+            self._live_of = (t, t.live_start, t.rewinds)
             self._live, self._live_raw, self._live_scanned = [], [], t.live_start
         model = t.meta.model
         for entry in t.entries[self._live_scanned :]:

@@ -101,6 +101,51 @@ def test_jsonl_chat_followed_as_it_grows(tmp_path: Path) -> None:
     assert session.state().context_tokens == whole.state().context_tokens
 
 
+def test_rewind_drops_the_later_messages_from_the_window(tmp_path: Path) -> None:
+    """``{"$rewindTo": id}`` (what Gemini CLI's /rewind appends, read as its loader does): that message
+    and the later ones leave the live window, the usage is the last reply's before them, and the chat
+    goes on from there."""
+    path = tmp_path / "session-rewound.jsonl"
+    path.write_bytes(JSONL_CHAT.read_bytes())
+    session = Session(path)
+    session.poll()
+    second_prompt = "1b8df650-1638-435e-b736-1f1f42357da9"  # the user's request after the /init round
+    before = [e.seq for e in session.entries if e.uuid == second_prompt][0]
+    with open(path, "ab") as fh:
+        fh.write(json.dumps({"$rewindTo": second_prompt}).encode() + b"\n")
+    update = session.poll()
+    state = session.state()
+    assert update.changed and session.unsupported is None and state.skipped_lines == 0
+    # the last reply before the rewound prompt reported input 40,914 (+ tool 0)
+    assert (state.context_tokens, state.usage_source, state.rounds) == (40_914, "reported", 1)
+    assert [(p.round, p.tokens) for p in state.history] == [(1, 40_914)]
+    assert [w.entry.seq for w in state.live] == [e.seq for e in session.entries[:before] if e.in_context]
+    assert all(not e.in_context for e in session.entries[before:])
+    assert len(session.entries) > before  # the rewound messages stay in the session, out of the context
+    # a new prompt after the rewind opens round 2 again; its reply's usage is the figure
+    with open(path, "ab") as fh:
+        fh.write(json.dumps({"id": "u-new", "timestamp": "2026-04-23T13:00:00Z", "type": "user", "content": [{"text": "only README"}]}).encode() + b"\n")
+        fh.write(json.dumps({"id": "g-new", "timestamp": "2026-04-23T13:00:05Z", "type": "gemini", "content": "Done.",
+                             "tokens": {"input": 41_000, "output": 5, "cached": 0, "thoughts": 0, "tool": 0, "total": 41_005},
+                             "model": "gemini-3.1-pro-preview"}).encode() + b"\n")
+    session.poll()
+    state = session.state()
+    assert (state.context_tokens, state.rounds) == (41_000, 2)
+    assert [w.entry.text for w in state.live[-2:]] == ["only README", "Done."]
+    # the whole file read at once gives the same
+    again = _read(path).state()
+    assert (again.context_tokens, again.rounds, [w.entry.seq for w in again.live]) == (41_000, 2, [w.entry.seq for w in state.live])
+
+
+def test_rewind_to_an_unknown_message_drops_them_all(tmp_path: Path) -> None:
+    """As Gemini CLI loads a chat: a ``$rewindTo`` naming no message it holds clears the conversation."""
+    path = tmp_path / "session-rewound.jsonl"
+    path.write_bytes(JSONL_CHAT.read_bytes() + b'{"$rewindTo":"not-a-message"}\n')
+    state = _read(path).state()
+    assert state.live == [] and state.rounds == 0
+    assert (state.context_tokens, state.usage_source) == (0, "estimated")
+
+
 def test_json_document_rewritten_in_place(tmp_path: Path) -> None:
     """The JSON form is rewritten whole on every change: it is read again, not appended to."""
     path = tmp_path / "session-2025-10-05T07-11-eefc44a3.json"

@@ -121,6 +121,8 @@ class Transcript:
         self.baseline_source: tuple[int, int, int] | None = None
         #: The largest context ever reported (a Claude session past 200k runs with a 1M window).
         self.peak_usage = 0
+        #: Times the conversation was rewound (:meth:`rewind`): entries already read left the context.
+        self.rewinds = 0
 
     def add(
         self,
@@ -194,6 +196,32 @@ class Transcript:
         self.compactions.append(compaction)
         self.live_start = compaction.seq
         self.last_usage = None
+
+    def rewind(self, start: int) -> None:
+        """The agent dropped its conversation from entry ``start`` on (Gemini CLI's ``$rewindTo``).
+
+        Those entries stay in the session but leave the context; the usage is
+        again the last one reported before them (none: estimated), the round
+        the last prompt's before them, and the trend forgets the later rounds.
+        """
+        dropped = self.entries[start:]
+        if not dropped:
+            return
+        for entry in dropped:
+            entry.in_context = False
+        kept = self.entries[self.live_start : start]
+        self.round = next((e.round for e in reversed(self.entries[:start]) if e.kind is Kind.USER and not e.is_sidechain), 0)
+        self.last_usage = next((e.usage for e in reversed(kept) if e.usage is not None and e.in_context), None)
+        self.history = [p for p in self.history if p.round <= self.round]
+        if self.last_usage is not None:
+            point = UsagePoint(round=self.round or 1, tokens=self.last_usage.context_tokens, source="reported")
+            if self.history and self.history[-1].round == point.round:
+                self.history[-1] = point
+            else:
+                self.history.append(point)
+        if self.baseline_source is not None and self.baseline_source[1] > start:
+            self.baseline_source = None
+        self.rewinds += 1
 
     def plausible(self, *figures: int, window: int | None = None) -> bool:
         """Whether reported usage ``figures`` lie in [0, 10 x window]; an implausible report is counted.

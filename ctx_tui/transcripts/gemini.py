@@ -10,6 +10,9 @@ Two layouts carry the same records:
   messages too). A ``gemini`` message is written when the turn starts and again,
   with the same ``id``, once its tool calls and usage are known: a repeated id
   adds only what is new (text, thoughts, tool calls) and updates the usage.
+  ``{"$rewindTo": id}`` (``/rewind``) drops that message and every later one:
+  their entries stay in the session but leave the context, and the usage is
+  again the last one reported before them.
 
 What each message becomes:
 
@@ -126,13 +129,33 @@ class GeminiReader:
                     self._message(message)
             return True
         if "$rewindTo" in row:
-            return True  # recognised, not applied: the rewound messages stay (entries are only appended)
+            self._rewind(row["$rewindTo"])
+            return True
         if "type" not in row:
             if "sessionId" in row or "projectHash" in row:
                 self._header(row)
                 return True
             return False
         return self._message(row)
+
+    def _rewind(self, target: Any) -> None:
+        """``{"$rewindTo": id}``: the message ``id`` and every later one leave the conversation.
+
+        As Gemini CLI loads its chat: an id it does not hold drops every message.
+        """
+        if not isinstance(target, str):
+            return
+        entries = self.t.entries
+        start = next(
+            (i for i, e in enumerate(entries) if e.message_id == target or (e.message_id is None and e.uuid == target)),
+            0,
+        )
+        for entry in entries[start:]:
+            mid = entry.message_id or entry.uuid
+            if mid is not None:
+                self._seen.pop(mid, None)
+                self._usage.pop(mid, None)
+        self.t.rewind(start)
 
     def _header(self, row: dict[str, Any]) -> None:
         meta = self.t.meta
