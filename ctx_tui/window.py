@@ -13,7 +13,8 @@ appended (only those bytes) and says what changed; ``state()`` builds a
   Right after a compaction, before the next reply, the estimate is the
   session's *baseline* (what the agent sends besides the conversation: system
   prompt, tools; learned from the first reported usage of the latest window
-  that had one, minus the conversation it was sent with) plus the live entries.
+  that had one, minus the conversation it was sent with) plus the live entries,
+  plus the files Claude Code re-attaches unwritten (:meth:`Session._unwritten`).
 * ``context_window``: ``config.window.sizes[model]`` if set, else what the
   transcript states (Codex ``model_context_window``), else the model table
   (:func:`window_for_model`); 0 when nothing says (shown as "window unknown").
@@ -38,8 +39,9 @@ from ctx_tui.model_windows import CLAUDE_1M_WINDOW, CLAUDE_WINDOW, UNKNOWN_WINDO
 from ctx_tui.tokens import count_tokens, token_source
 from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.discover import codex_reported_window
-from ctx_tui.transcripts.model import Entry, Format, SessionMeta, UsagePoint, UsageSource
+from ctx_tui.transcripts.model import Entry, Format, Kind, SessionMeta, UsagePoint, UsageSource
 from ctx_tui.transcripts.reader import TranscriptReader
+from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
 from ctx_tui.usercache import claude_code_report
 from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSource, WindowState
 
@@ -157,6 +159,7 @@ class Session:
         self._live: list[Entry] = []
         self._live_raw: list[int] = []
         self._live_scanned = 0
+        self._unwritten_of: tuple[tuple[object, ...], int] | None = None
 
     @property
     def config(self) -> Config:
@@ -247,7 +250,7 @@ class Session:
         Yes with a plausible usage report in it (a later compaction would have
         voided it). With none since the last compaction the figure is an
         estimate of the live window plus the baseline learned from the first
-        usage of the latest window that had one (:meth:`_baseline`): the read
+        usage of the latest window that had one (:meth:`_unwritten`): the read
         must then start at a compaction and hold that usage.
         """
         t = self._reader.transcript
@@ -290,7 +293,7 @@ class Session:
             context_tokens = usage
             source = "reported"
         else:
-            context_tokens = sum(raw) + (self._baseline() if t.compactions else 0)
+            context_tokens = sum(raw) + (self._unwritten() if t.compactions else 0)
             source = "estimated"
         return self._state(context_tokens, source, live, raw, token_source(meta.model))
 
@@ -308,20 +311,59 @@ class Session:
             return None
         return t.last_usage.context_tokens
 
-    def _baseline(self) -> int:
-        """What the agent sends besides the conversation (system prompt, tools), in tokens.
+    def _unwritten(self) -> int:
+        """What the agent sends right after a compaction besides the live entries, in tokens.
 
-        Learned from the first usage reported in the latest window that had one:
-        its context minus the conversation sent with it (the prompt, or the
-        compaction summary and the prompt after it). 0 when no usage was reported.
+        The *baseline* (system prompt, tools, memory files) is learned from the
+        first usage reported in the latest window that had one: its context
+        minus the conversation sent with it (the prompt; after an earlier
+        compaction, that summary and the prompt). Learned after a compaction, it
+        also holds what that compaction re-attached, which stands for what this
+        one re-attaches. Learned from the session's first window, for Claude Code:
+        when the prompts there @-mention files (sent, not written), the baseline
+        is at most the agent's own prefix as the API read it from its cache
+        (:meth:`_cached_prefix`), and the files Claude Code re-attaches after
+        this compaction are added (``ctx_tui.transcripts.reattach``). 0 when no
+        usage was reported.
         """
         t = self._reader.transcript
-        if t.baseline_source is None:
-            return 0
-        start, end, reported = t.baseline_source
-        model = t.meta.model
-        sent = sum(count_entry(e, model) for e in t.entries[start:end] if e.in_context)
-        return max(0, reported - sent)
+        key = (t, len(t.entries), len(t.compactions), t.rewinds, t.baseline_source)
+        if self._unwritten_of is not None and self._unwritten_of[0] == key:
+            return self._unwritten_of[1]
+        tokens = 0
+        if t.baseline_source is not None:
+            start, end, reported = t.baseline_source
+            model = t.meta.model
+            sent = [e for e in t.entries[start:end] if e.in_context]
+            tokens = max(0, reported - sum(count_entry(e, model) for e in sent))
+            first_window = not any(c.seq == start for c in t.compactions)
+            if first_window and t.meta.format == Format.CLAUDE_CODE:
+                if any(e.kind == Kind.USER and mentions_files(e.text) for e in sent):
+                    tokens = self._cached_prefix(tokens)
+                last = t.compactions[-1].seq
+                before = t.compactions[-2].seq if len(t.compactions) > 1 else 0
+                tokens += reattached_tokens(
+                    t.entries[before:last], lambda e: count_entry(e, model), lambda text: count_tokens(text, model)
+                )
+        self._unwritten_of = (key, tokens)
+        return tokens
+
+    def _cached_prefix(self, baseline: int) -> int:
+        """The agent's own prefix (tools, system prompt) as the API read it from its cache, at most ``baseline``.
+
+        Before the first compaction every request starts with the whole first
+        one, so a cache read shorter than the first request's cached part
+        stopped inside what the agent sends before the conversation: the
+        longest such read is that part (Claude Code sets a cache point at the
+        end of its system prompt).
+        """
+        t = self._reader.transcript
+        end = t.compactions[0].seq if t.compactions else len(t.entries)
+        usages = [u for e in t.entries[:end] if (u := e.usage) is not None and not e.is_sidechain]
+        if not usages:
+            return baseline
+        first = usages[0].cache_creation_input_tokens + usages[0].cache_read_input_tokens
+        return min(baseline, max((r for u in usages if 0 < (r := u.cache_read_input_tokens) < first), default=baseline))
 
     def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
         t = self._reader.transcript

@@ -13,7 +13,8 @@ from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.formats import FORMATS, detect_row
 from ctx_tui.transcripts.model import Entry, Format, Kind
 from ctx_tui.ui.widgets.heatmap import FILL_GROUPS, fill_shares
-from ctx_tui.window import Session
+from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
+from ctx_tui.window import Session, count_entry
 from ctx_tui.window_model import WindowEntry
 
 
@@ -195,7 +196,8 @@ def test_unknown_window_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_gauge_after_compaction_before_the_next_reply(tmp_path: Path) -> None:
-    """Cut just after the auto compaction: baseline (first reply minus its prompt) + the summary, estimated."""
+    """Cut just after the auto compaction: the agent's cached prefix (the first prompt @-mentions a file,
+    sent but not written) + the summary + the files Claude Code re-attaches, estimated."""
     lines = _rows(CLAUDE_COMPACTED)
     boundary = next(i for i, line in enumerate(lines) if b'"compact_boundary"' in line)
     path = tmp_path / "cut.jsonl"
@@ -203,13 +205,15 @@ def test_gauge_after_compaction_before_the_next_reply(tmp_path: Path) -> None:
     session = _read(path)
     state = session.state()
     assert state.usage_source == "estimated" and len(state.compactions) == 1
-    summary = next(e for e in session.entries[state.compactions[0].seq :] if e.kind == Kind.SUMMARY)
+    compaction = state.compactions[0].seq
+    summary = next(e for e in session.entries[compaction:] if e.kind == Kind.SUMMARY)
     first_reply = next(e for e in session.entries if e.usage is not None)
-    prompt = sum(count_tokens(e.text) for e in session.entries[: first_reply.seq] if e.in_context)
-    baseline = 50_999 - prompt  # the first reply's reported context (input + cache creation + cache read)
     assert first_reply.usage.context_tokens == 50_999
-    assert state.context_tokens == baseline + count_tokens(summary.text)
-    assert state.context_tokens > 50_000  # was 2,967: the summary alone, 1.5% of the window
+    assert mentions_files(next(e.text for e in session.entries if e.kind == Kind.USER))
+    reattached = reattached_tokens(session.entries[:compaction], lambda e: count_entry(e, None), count_tokens)
+    # 23,254: the longest cache read shorter than the first request (tools + system prompt)
+    assert state.context_tokens == 23_254 + count_tokens(summary.text) + reattached
+    assert 7_000 < reattached < 8_500  # two files whole, three notes
     # the next reply replaces the estimate with its reported figure
     path.write_bytes(b"".join(lines[: boundary + 3]))
     session = _read(path)

@@ -46,6 +46,17 @@ def preview(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, bool]:
     return text[:limit] + f"\n…[+{len(text) - limit} chars]", True
 
 
+_CUT_MARK_RE = re.compile(r"\n…\[\+(\d+) chars\]$")
+
+
+def cut_from(text: str) -> tuple[str, int]:
+    """What :func:`preview` kept of a text and the length of the whole (``text`` and its length if it was not cut)."""
+    mark = _CUT_MARK_RE.search(text, max(0, len(text) - 40)) if text.endswith(" chars]") else None
+    if mark is None:
+        return text, len(text)
+    return text[: mark.start()], mark.start() + int(mark.group(1))
+
+
 def _bound_value(value: Any) -> Any:
     if isinstance(value, str):
         if len(value) <= TOOL_INPUT_CHARS:

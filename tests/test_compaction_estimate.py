@@ -1,0 +1,110 @@
+"""The gauge after a compaction, within 15% of the next reply's reported figure on every real session with one.
+
+bench/eval_compaction.py finds the cases (a compaction, then a main-chain
+reply with usage) in the real transcripts present and prints the table in
+docs/transcripts.md. Today: session-624a4a58 (auto compaction) 33,990
+estimated against 36,541 reported, -7.0% (it was +47% while the baseline
+kept the unwritten @-attached file and left out the re-attached files).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from functools import cache
+from pathlib import Path
+
+from conftest import ROOT, fixture
+from ctx_tui.transcripts.model import Entry, Kind
+from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
+from ctx_tui.window import Session
+
+TOLERANCE = 0.15
+
+
+@cache
+def _eval():
+    spec = importlib.util.spec_from_file_location("eval_compaction", ROOT / "bench" / "eval_compaction.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_compaction"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_estimate_after_a_compaction_within_15_percent_of_the_next_reply() -> None:
+    fixture("claude/codemie-code__session-624a4a58.jsonl")  # skips when the shared fixtures are absent
+    cases = _eval().cases()
+    assert [c.session for c in cases] == ["codemie-code__session-624a4a58"]  # every real case there is today
+    for case in cases:
+        assert abs(case.error) <= TOLERANCE, case
+        # the table in docs/transcripts.md shows these figures
+        row = f"| {case.session} | {case.trigger}, {case.pre_tokens:,} | {case.reported:,} | {case.estimated:,} | {case.error:+.1%} |"
+        assert row in (ROOT / "docs" / "transcripts.md").read_text(encoding="utf-8")
+
+
+def test_at_mentions_are_files() -> None:
+    assert mentions_files("@src/app.py review it")
+    assert mentions_files('look at @"docs/my notes.md" first')
+    assert mentions_files("review\n@README.md")
+    assert not mentions_files("mail me at user@example.com")
+    assert not mentions_files("ask @alice about it")
+    assert not mentions_files("no mention here")
+
+
+def _entry(seq: int, kind: Kind, name: str | None = None, tool_input: dict | None = None, use_id: str | None = None, text: str = "") -> Entry:
+    return Entry(seq, kind, "assistant", text or f"{name} {tool_input}", len(text) // 4, 1, tool_name=name, tool_input=tool_input, tool_use_id=use_id, chars=len(text))
+
+
+def test_reattached_files_follow_claude_codes_limits() -> None:
+    """Newest written files first, then read ones; whole up to 5,000 tokens, else a note; 5 files at most."""
+    entries = []
+    seq = 0
+
+    def read(path: str, text: str, **extra: int) -> None:
+        nonlocal seq
+        entries.append(_entry(seq, Kind.TOOL_CALL, "Read", {"file_path": path, **extra}, f"r{seq}"))
+        entries.append(_entry(seq + 1, Kind.TOOL_RESULT, "Read", None, f"r{seq}", text))
+        seq += 2
+
+    def write(path: str, text: str) -> None:
+        nonlocal seq
+        entries.append(_entry(seq, Kind.TOOL_CALL, "Write", {"file_path": path, "content": text}, f"w{seq}"))
+        seq += 1
+
+    count = lambda e: e.tokens  # noqa: E731
+    count_text = lambda s: len(s) // 4  # noqa: E731
+    read("/p/small.py", "x" * 4_000)  # 1,000 tokens
+    assert reattached_tokens(entries, count, count_text) == 1_000 + 30
+    read("/p/big.py", "x" * 40_000)  # 10,000 tokens: a note
+    assert reattached_tokens(entries, count, count_text) == 1_000 + 30 + 45
+    read("/p/part.py", "x" * 400, offset=10, limit=5)  # size unknown: a note
+    write("/p/new.md", "y" * 8_000)  # 2,000 tokens
+    assert reattached_tokens(entries, count, count_text) == 1_030 + 45 + 45 + 2_030
+    for n in range(4):  # four more written files push the read ones out (5 files at most)
+        write(f"/p/w{n}.md", "z" * 400)
+    assert reattached_tokens(entries, count, count_text) == 2_030 + 4 * (100 + 30)
+
+
+def test_without_an_at_mention_the_first_reply_gives_the_baseline(tmp_path: Path) -> None:
+    """No unwritten attachment: the baseline is the first reply minus the prompt; the re-attached file is added."""
+    rows = [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "read app.py"}},
+        {"type": "assistant", "uuid": "a1", "sessionId": "s", "message": {"id": "m1", "model": "claude-sonnet-4-5", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/p/app.py"}}],
+            "usage": {"input_tokens": 10, "cache_creation_input_tokens": 15_000, "cache_read_input_tokens": 0, "output_tokens": 5}}},
+        {"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "def main():\n    return 1\n" * 200}]}},
+        {"type": "system", "subtype": "compact_boundary", "uuid": "b", "compactMetadata": {"trigger": "manual", "preTokens": 17_000}},
+        {"type": "user", "uuid": "s1", "sessionId": "s", "isCompactSummary": True, "message": {"role": "user", "content": "Summary: the user asked to read app.py."}},
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    session = Session(path)
+    session.poll()
+    state = session.state()
+    prompt, result, summary = (e for e in session.entries if e.kind in (Kind.USER, Kind.TOOL_RESULT, Kind.SUMMARY))
+    assert not mentions_files(prompt.text)
+    assert state.usage_source == "estimated"
+    assert state.context_tokens == (15_010 - prompt.tokens) + (result.tokens + 30) + summary.tokens
