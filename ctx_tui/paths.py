@@ -7,6 +7,8 @@ from pathlib import Path
 
 STATE_DIR = ".ctx"
 PROJECT_CONFIG = Path(STATE_DIR) / "config.yaml"
+#: ``.ctx/sessions/``: one session memory file per session.
+SESSIONS_DIR = "sessions"
 
 
 def state_dir(project: Path) -> Path:
@@ -20,6 +22,14 @@ def restate_queue_path(project: Path, session_id: str) -> Path:
     Here so that the prompt hook can see that nothing waits without importing the queue's code.
     """
     return state_dir(project) / "restate" / f"{safe_name(session_id)}.json"
+
+
+def session_memory_path(project: Path, session_id: str) -> Path:
+    """``.ctx/sessions/<session-id>.yaml``: the session's memory (see memory.session_store).
+
+    Here so that the ``SessionStart`` hook can see there is none without importing the model.
+    """
+    return state_dir(project) / SESSIONS_DIR / f"{safe_name(session_id)}.yaml"
 
 
 def safe_name(text: str, fallback: str = "session") -> str:

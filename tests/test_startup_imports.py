@@ -14,8 +14,11 @@ import sys
 from pathlib import Path
 
 from conftest import CLAUDE_COMPACTED, fixture
-from actions_support import SESSION_ID, hook_stdin, write_transcript
+from actions_support import SESSION_ID, hook_stdin, register, write_transcript
 from ctx_tui.actions.restate_queue import QueuedItem, enqueue
+from ctx_tui.memory import session_notes
+from ctx_tui.paths import session_memory_path
+from ctx_tui.yaml_load import DEFAULT_LIMITS
 
 #: Runs ctx-tui's main with the given arguments in this fresh process, then
 #: prints its stdout and the modules it loaded as one JSON object.
@@ -79,6 +82,93 @@ def test_prompt_hook_loads_the_config_only_when_a_file_exists(tmp_path: Path) ->
     assert run["code"] == 0 and run["stdout"] == ""
     assert {"ctx_tui.config", "pydantic", "yaml"} <= set(run["modules"])  # read and validated as before
     assert not (tmp_path / ".ctx" / "hook-errors.log").exists()
+
+
+#: What `hook session-start` loads when no session memory exists: the prompt hook's modules.
+SESSION_START_NOTHING = {
+    "ctx_tui", "ctx_tui.cli", "ctx_tui.errors", "ctx_tui.cli.hook_cmd", "ctx_tui.actions",
+    "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths",
+}
+#: ... and when it re-injects from the notes record ctx-tui wrote beside the memory file.
+SESSION_START_NOTES = SESSION_START_NOTHING | {
+    "ctx_tui.memory", "ctx_tui.memory.session_notes", "ctx_tui.kinds", "ctx_tui.storage",
+    "ctx_tui.audit", "ctx_tui.actions.restate_queue", "ctx_tui.plain_text",
+}
+
+
+def _session_start(project: Path) -> dict:
+    transcript = write_transcript(project, ["Build the exporter."])
+    return _probe(project, "hook", "session-start",
+                  stdin=hook_stdin(project, "SessionStart", transcript, source="compact"))
+
+
+def _reinjected(project: Path) -> list[dict]:
+    from ctx_tui import audit
+
+    return [e for e in audit.read_events(project) if e["action"] == "restate.reinjected"]
+
+
+def test_session_start_without_session_memory_answers_before_loading_anything(tmp_path: Path) -> None:
+    run = _session_start(tmp_path)
+    assert run["code"] == 0 and run["stdout"] == ""
+    assert HEAVY & set(run["modules"]) == set()
+    assert _ctx_modules(run["modules"]) == SESSION_START_NOTHING
+    assert not (tmp_path / ".ctx").exists()
+
+
+def test_session_start_reads_the_notes_record_without_yaml_or_model(tmp_path: Path) -> None:
+    register(tmp_path, "g", "goal", "Build the inventory CLI")
+    register(tmp_path, "c", "constraint", "Never push to main without a review")
+    register(tmp_path, "d", "decision", "Use click for arguments")
+    fast = _session_start(tmp_path)
+    assert HEAVY & set(fast["modules"]) == set()
+    assert _ctx_modules(fast["modules"]) == SESSION_START_NOTES
+    context = json.loads(fast["stdout"])["hookSpecificOutput"]["additionalContext"]
+    assert context.splitlines()[1:] == ["- Goal: Build the inventory CLI", "- Constraint: Never push to main without a review"]
+
+    # Without the record the validated read gives the same answer (and the same audit event).
+    session_notes.notes_path(session_memory_path(tmp_path, SESSION_ID)).unlink()
+    slow = _session_start(tmp_path)
+    assert {"pydantic", "yaml", "ctx_tui.memory.session_store"} <= set(slow["modules"])
+    assert slow["stdout"] == fast["stdout"]
+    first, second = _reinjected(tmp_path)
+    assert first["details"] == second["details"] == {
+        "via": "SessionStart", "source": "compact", "goals": 1, "constraints": 1, "preferences": 0}
+
+
+def test_session_start_never_trusts_a_record_of_other_bytes(tmp_path: Path) -> None:
+    register(tmp_path, "g", "goal", "Build the inventory CLI")
+    memory = session_memory_path(tmp_path, SESSION_ID)
+    # edited by hand: a new constraint; the record no longer matches and the YAML is read
+    memory.write_text(memory.read_text().replace("constraints: []", "constraints:\n- text: Keep the API stable"))
+    run = _session_start(tmp_path)
+    assert "pydantic" in run["modules"]
+    assert "- Constraint: Keep the API stable" in json.loads(run["stdout"])["hookSpecificOutput"]["additionalContext"]
+    # edited into something invalid: the validated read refuses it, as it always did
+    memory.write_text(memory.read_text().replace("text: Keep the API stable", "text: ''"))
+    run = _session_start(tmp_path)
+    assert run["stdout"] == "" and "constraints.0.text" in (tmp_path / ".ctx" / "hook-errors.log").read_text()
+    # a damaged record is no record
+    memory.unlink()
+    register(tmp_path, "g", "goal", "Build the inventory CLI, in Rust")
+    notes = session_notes.notes_path(memory)
+    for damaged in ("{", "[" * 100_000, '{"v": 1, "sha256": "0", "goals": []}', "null"):
+        notes.write_text(damaged)
+        run = _session_start(tmp_path)
+        assert "Build the inventory CLI, in Rust" in run["stdout"] and "pydantic" in run["modules"]
+
+
+def test_the_notes_record_digest_is_sha256() -> None:
+    import hashlib
+
+    for data in (b"", b"goals: []\n", "é".encode() * 10_000):
+        assert session_notes._digest(data) == hashlib.sha256(data).hexdigest()
+
+
+def test_the_notes_record_bound_keeps_within_the_yaml_limits() -> None:
+    """A file below MAX_BYTES passes every limit of the validated read (see session_notes)."""
+    assert session_notes.MAX_BYTES <= min(DEFAULT_LIMITS.max_bytes, DEFAULT_LIMITS.max_scalar)
+    assert session_notes.MAX_BYTES // 2 <= DEFAULT_LIMITS.max_nodes
 
 
 def test_version_imports_no_command_module(tmp_path: Path) -> None:

@@ -19,21 +19,23 @@ back to the agent. Each hook then answers in the time it takes Python to start.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, disarm, log_hook_error
-from ctx_tui.paths import config_files, restate_queue_path
+from ctx_tui.paths import config_files, restate_queue_path, session_memory_path
 
 # _heavy_imports_note: Claude Code starts a hook process on every prompt and
 # waits for it, so at the top this module imports only what answering "nothing
 # waits" needs (bench/bench_hooks.py; tests/test_hook_imports.py pins it). The
 # queue's code and the audit log load when something waits; the config and
 # session-memory models (pydantic, PyYAML) only when a config file exists
-# (:func:`_config`) or in session_start; the transcript engine, the memory view
-# and compression in the detached jobs.
+# (:func:`_config`), or in session_start when its notes record does not match
+# the memory file; the transcript engine, the memory view and compression in
+# the detached jobs.
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config
@@ -205,15 +207,33 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
 
 
 def session_start(hook: HookInput) -> dict[str, Any] | None:
-    """After a compaction, re-inject goals, constraints and preferences; None otherwise."""
+    """After a compaction, re-inject goals, constraints and preferences; None otherwise.
+
+    No session memory file: nothing to re-inject, answered at once. A file
+    ctx-tui wrote is read through its notes record (memory.session_notes: no
+    YAML, no model); any other file through session_store, validated.
+    """
     if hook.source not in (None, "compact"):
         return None
-    from ctx_tui import audit  # see _heavy_imports_note
-    from ctx_tui.actions.restate import reinjection_text
-    from ctx_tui.memory.session_store import load_session_memory
+    path = session_memory_path(hook.cwd, hook.session_id)
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return None  # any other error (.ctx/ not a folder, say) is reported by session_store below
+    except OSError:
+        pass
+    from ctx_tui.memory.session_notes import NOTE_LISTS, read_notes  # see _heavy_imports_note
 
-    memory = load_session_memory(hook.cwd, hook.session_id)
-    text = reinjection_text(memory)
+    notes = read_notes(path)
+    if notes is None:
+        from ctx_tui.memory.session_store import load_session_memory
+
+        memory = load_session_memory(hook.cwd, hook.session_id)
+        notes = {name: [note.text for note in getattr(memory, name)] for name in NOTE_LISTS}
+    from ctx_tui import audit
+    from ctx_tui.actions.restate_queue import reinjection_text
+
+    text = reinjection_text(notes["goals"], notes["constraints"], notes["preferences"])
     if not text:
         return None
     audit.record(
@@ -222,9 +242,9 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
         session=hook.session_id,
         via="SessionStart",
         source=hook.source,
-        goals=len(memory.goals),
-        constraints=len(memory.constraints),
-        preferences=len(memory.preferences),
+        goals=len(notes["goals"]),
+        constraints=len(notes["constraints"]),
+        preferences=len(notes["preferences"]),
     )
     return _context("SessionStart", text)
 

@@ -3,8 +3,9 @@
 :func:`restate_items` (``ctx-tui refresh``, the dashboard's ``r``, the prompt
 hook's auto-refresh) queues the items for the ``UserPromptSubmit`` hook when it
 is installed (:mod:`ctx_tui.actions.restate_queue`), else returns the text to
-paste; either way each item counts as referenced. :func:`reinjection_text` is
-what the ``SessionStart`` hook puts back after ``/compact``.
+paste; either way each item counts as referenced. What the ``SessionStart``
+hook puts back after ``/compact`` is
+:func:`~ctx_tui.actions.restate_queue.reinjection_text`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from pathlib import Path
 
 from ctx_tui import audit
 from ctx_tui.actions.hook_install import is_hook_installed
-from ctx_tui.actions.restate_queue import MAX_ITEM_CHARS, Reason, enqueue, fit_lines, queued_item_from, restatement_text
+from ctx_tui.actions.restate_queue import Reason, enqueue, queued_item_from, restatement_text
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import TrackedItem, normalise_content
+from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
-from ctx_tui.plain_text import one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,28 +92,3 @@ def restate_items(
             audit.record(project, "restate.copied", session=session_id, item=item_id, reason=reason,
                          reference_round=reference)
     return Restatement(ids, hook_installed, queued, length, text)
-
-
-REINJECT_HEADER = (
-    "[ctx-tui] Carried over the compaction from this session's memory: its goals, "
-    "constraints and preferences. They still apply:"
-)
-
-
-def reinjection_text(memory: SessionMemory) -> str:
-    """Goals, constraints and preferences of session memory as plain text ("" when none).
-
-    What the ``SessionStart`` hook re-injects after ``/compact``; each fact once,
-    one line each, within ``MAX_TEXT_CHARS`` (later facts are counted, not cut).
-    """
-    groups = (("Goal", memory.goals), ("Constraint", memory.constraints), ("Preference", memory.preferences))
-    lines = []
-    seen: set[str] = set()
-    for label, notes in groups:
-        for note in notes:
-            text = one_line(note.text, MAX_ITEM_CHARS)
-            key = normalise_content(text)
-            if text and key not in seen:
-                seen.add(key)
-                lines.append(f"- {label}: {text}")
-    return fit_lines(REINJECT_HEADER, lines, "({} more in .ctx/sessions/; see `ctx-tui summarize-session`.)")

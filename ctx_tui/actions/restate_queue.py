@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ctx_tui.kinds import importance_rank, now_iso
+from ctx_tui.kinds import importance_rank, normalise_content, now_iso
 from ctx_tui.paths import restate_queue_path as queue_path
 from ctx_tui.plain_text import one_line
 from ctx_tui.storage import LOCK_TIMEOUT_S, locked, read_regular, write_atomic
@@ -220,3 +220,27 @@ def fit_lines(header: str, lines: Sequence[str], overflow: str) -> str:
     if left_out:
         kept.append(overflow.format(left_out))
     return "\n".join(kept)
+
+
+REINJECT_HEADER = (
+    "[ctx-tui] Carried over the compaction from this session's memory: its goals, "
+    "constraints and preferences. They still apply:"
+)
+
+
+def reinjection_text(goals: Sequence[str], constraints: Sequence[str], preferences: Sequence[str]) -> str:
+    """The goals, constraints and preferences of session memory (their texts) as plain text ("" when none).
+
+    What the ``SessionStart`` hook re-injects after ``/compact``; each fact once,
+    one line each, within ``MAX_TEXT_CHARS`` (later facts are counted, not cut).
+    """
+    lines = []
+    seen: set[str] = set()
+    for label, notes in (("Goal", goals), ("Constraint", constraints), ("Preference", preferences)):
+        for note in notes:
+            text = one_line(note, MAX_ITEM_CHARS)
+            key = normalise_content(text)
+            if text and key not in seen:
+                seen.add(key)
+                lines.append(f"- {label}: {text}")
+    return fit_lines(REINJECT_HEADER, lines, "({} more in .ctx/sessions/; see `ctx-tui summarize-session`.)")

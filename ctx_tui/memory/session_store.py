@@ -27,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
-from ctx_tui.paths import safe_name, state_dir
+from ctx_tui.memory.session_notes import NOTE_LISTS, write_notes
+from ctx_tui.paths import SESSIONS_DIR, session_memory_path, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
 from ctx_tui.window_model import SessionLike
 from ctx_tui.yaml_load import DEFAULT_LIMITS, YamlLoadError, load_yaml
 
-SESSIONS_DIR = "sessions"
 #: libyaml's safe dumper when PyYAML has it (several times faster), else the pure one.
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -199,10 +199,6 @@ def session_id_of(session: SessionLike) -> str:
     return session.meta.session_id or session.path.stem
 
 
-def session_memory_path(project: Path, session_id: str) -> Path:
-    return sessions_dir(project) / f"{safe_name(session_id)}.yaml"
-
-
 def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
     try:
         data: Any = load_yaml(raw, str(path))
@@ -271,5 +267,6 @@ def update_session_memory(
         memory = SessionMemory.model_validate(memory.model_dump())
         text = dump_session_memory(memory)
         write_atomic(path, text)
+        write_notes(path, text, {name: [note.text for note in getattr(memory, name)] for name in NOTE_LISTS})
         _PARSED[path] = (text, memory.model_copy(deep=True))
     return memory
