@@ -57,3 +57,53 @@ async def test_the_figure_shows_before_the_whole_read(tmp_path: Path, monkeypatc
         await pilot.pause()
         assert app.snapshot is not None and app.snapshot.state.context_tokens == 50_409
         assert app.dashboard.panels.display and not app.dashboard.loading_view.display
+
+
+#: Loads the dashboard app's module and runs it headless until the figure read from the
+#: file's end is on screen, then prints the modules loaded by then as JSON.
+FIRST_FIGURE_PROBE = """
+import asyncio, json, sys
+from pathlib import Path
+from ctx_tui.ui import feed
+from ctx_tui.ui.app import DashboardApp
+feed.FIRST_FIGURE_FROM_BYTES = 1 << 20
+path = Path(sys.argv[1])
+async def main():
+    app = DashboardApp(path, path.parent, None, follow=False)
+    app.feed.read = lambda changed=(): feed.ReadResult(None)  # no whole read: what the figure needs only
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(1000):
+            shown = str(app.dashboard.loading_text.render())
+            if "Context usage" in shown:
+                break
+            await asyncio.sleep(0.01)
+        print(json.dumps({"shown": shown, "modules": sorted(sys.modules)}))
+asyncio.run(main())
+"""
+
+
+def test_the_figure_needs_neither_the_config_model_nor_the_memory_model(tmp_path: Path) -> None:
+    """Without a config file, the dashboard shows the figure before it builds the config model
+    (pydantic), loads the memory model (decay, references, stores) or the panels (bench/bench_first_figure.py)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "session.jsonl"
+    _write_session(path, 400)
+    done = subprocess.run([sys.executable, "-c", FIRST_FIGURE_PROBE, str(path)], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert "25.2% of 200,000 tokens (50,409, reported)" in run["shown"]
+    loaded = set(run["modules"])
+    assert {"pydantic", "yaml", "ctx_tui.config", "ctx_tui.memory.decay", "ctx_tui.memory.session_store",
+            "ctx_tui.ui.flows", "ctx_tui.ui.screens.metrics", "ctx_tui.ui.screens.sessions"} & loaded == set()
+
+
+def test_a_feed_without_config_uses_the_defaults_until_it_builds_them(tmp_path: Path) -> None:
+    from ctx_tui.config import UiConfig
+
+    feed = SessionFeed(tmp_path / "s.jsonl", tmp_path, None)
+    assert feed.ui_choice() == (UiConfig().theme, UiConfig().layout)
+    assert feed.handoff_threshold() == Config().window.handoff_threshold
+    assert feed.config == Config()

@@ -8,10 +8,10 @@ import threading
 from pathlib import Path
 
 from ctx_tui.cli.common import add_session_args, project_root, session_path
-from ctx_tui.config import load_config
 from ctx_tui.demo.project import prepare_demo_project
 from ctx_tui.demo.replay import demo_transcript, plan, replay
 from ctx_tui.errors import CtxError
+from ctx_tui.paths import config_files
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,7 +49,11 @@ def run_dashboard(argv: list[str]) -> int:
 def _run(path: Path, project: Path, notice: str | None = None) -> int:
     from ctx_tui.ui.app import DashboardApp  # Textual loads only when the dashboard runs
 
-    config = load_config(project).config
+    config = None  # without a config file the app builds the defaults after the first figure
+    if config_files(project):
+        from ctx_tui.config import load_config
+
+        config = load_config(project).config
     DashboardApp(path, project, config, notice=notice).run()
     return 0
 

@@ -7,24 +7,24 @@ from collections.abc import Callable
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App
 from textual.reactive import reactive
 from watchfiles import awatch
 
-from ctx_tui.config import Config, ConfigError, load_config
 from ctx_tui.paths import state_dir
-from ctx_tui.catalog import SessionInfo
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
 from ctx_tui.ui.offthread import reason
 from ctx_tui.ui.safe import clean, clipboard_text
 from ctx_tui.ui.screens.dashboard import DashboardScreen
-from ctx_tui.ui.screens.metrics import MetricsScreen
-from ctx_tui.ui.screens.sessions import SessionsScreen
+
+if TYPE_CHECKING:  # the config model and the screens of their own load when first used, after the first figure
+    from ctx_tui.config import Config
+    from ctx_tui.catalog import SessionInfo
 
 #: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
 DEBOUNCE_MS = 60
@@ -55,7 +55,7 @@ class DashboardApp(App[None]):
         self,
         path: Path,
         project: Path,
-        config: Config,
+        config: Config | None,
         *,
         follow: bool = True,
         clock: Callable[[], datetime] = datetime.now,
@@ -81,16 +81,17 @@ class DashboardApp(App[None]):
         super().copy_to_clipboard(clipboard_text(text))
 
     async def on_mount(self) -> None:
-        self.dashboard = DashboardScreen(self.path, self.project, lambda: self.feed.config)
+        theme, layout = self.feed.ui_choice()
+        self.dashboard = DashboardScreen(self.path, self.project, lambda: self.feed.config, layout)
+        # The worker's thread starts reading while the screen mounts; its messages wait for this handler.
+        self.follow_session()
         await self.push_screen(self.dashboard)  # its widgets exist before the first message
-        theme = self.feed.config.ui.theme
         if theme and theme in self.available_themes:
             self.theme = theme
         # from now on a theme picked in the palette is kept for the next run
         self.theme_changed_signal.subscribe(self, lambda _theme: self.dashboard.save_ui_choice("Theme"))
         if self._startup_notice:
             self.notify(self._startup_notice, title="Demo session", timeout=15, markup=False)
-        self.follow_session()
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
@@ -115,7 +116,7 @@ class DashboardApp(App[None]):
         self.post_message(Loading(size))
         usage = await asyncio.to_thread(feed.first_usage)  # the figure first, from the file's end
         if usage is not None:
-            self.post_message(UsageKnown(usage, feed.config.window.handoff_threshold))
+            self.post_message(UsageKnown(usage, feed.handoff_threshold()))
         self._post(await asyncio.to_thread(feed.read), feed)
         polling = False
         while self.follow:
@@ -164,10 +165,14 @@ class DashboardApp(App[None]):
     def on_usage_known(self, message: UsageKnown) -> None:
         if self.snapshot is None:  # the whole read has not overtaken it
             self.dashboard.show_first_usage(message.usage, message.handoff_threshold)
+        self.call_after_refresh(self.dashboard.fill)  # the panels after the figure is on screen
 
-    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+    async def on_snapshot_ready(self, message: SnapshotReady) -> None:
         if message.source is not None and message.source is not self.feed:
             return  # read for the session followed before a switch
+        await self.dashboard.fill()
+        if message.source is not None and message.source is not self.feed:
+            return  # the session was switched while the panels were mounted
         self.snapshot = message.snapshot
 
     def watch_snapshot(self, old: Snapshot | None, new: Snapshot | None) -> None:
@@ -178,7 +183,8 @@ class DashboardApp(App[None]):
         self._last_problem = None
         self.dashboard.show_snapshot(new, self.follow)
 
-    def on_source_problem(self, message: SourceProblem) -> None:
+    async def on_source_problem(self, message: SourceProblem) -> None:
+        await self.dashboard.fill()  # the footer's keys beside the problem
         if message.text != self._last_problem:
             self.notify(message.text, title="Unreadable", severity="error", markup=False)
         self._last_problem = message.text
@@ -186,10 +192,14 @@ class DashboardApp(App[None]):
 
     # -- screens of their own (the flows' keys are on DashboardScreen) -------------
     def action_metrics(self) -> None:
+        from ctx_tui.ui.screens.metrics import MetricsScreen
+
         if not isinstance(self.screen, MetricsScreen):
             self.push_screen(MetricsScreen(self.project, self.feed.config.window.handoff_threshold))
 
     def action_sessions(self) -> None:
+        from ctx_tui.ui.screens.sessions import SessionsScreen
+
         if not isinstance(self.screen, SessionsScreen):
             self.push_screen(SessionsScreen(self.feed.path, self.feed.config.window.sizes), self._open_chosen)
 
@@ -204,6 +214,8 @@ class DashboardApp(App[None]):
         The project (its ``.ctx/`` memory, config and handoffs) becomes the
         session's own working directory when it exists on this machine.
         """
+        from ctx_tui.config import Config, ConfigError, load_config
+
         try:
             config = load_config(project).config
         except ConfigError as exc:
@@ -214,7 +226,7 @@ class DashboardApp(App[None]):
         self._posted = None
         self._last_problem = None
         self.snapshot = None  # no action may reach the previous session's items
-        self.dashboard = DashboardScreen(path, project, lambda: self.feed.config)
+        self.dashboard = DashboardScreen(path, project, lambda: self.feed.config, config.ui.layout)
         await self.switch_screen(self.dashboard)
         self.follow_session()
         self.notify(f"following {path.name} ({project})", title="Session", markup=False)

@@ -13,14 +13,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctx_tui.config import Config, ConfigError, load_config, project_config_path
 from ctx_tui.errors import CtxError
-from ctx_tui.paths import state_dir
+from ctx_tui.paths import project_config_path, state_dir
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
 from ctx_tui.window import Session
+from ctx_tui.window_model import HANDOFF_THRESHOLD
 
-if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+if TYPE_CHECKING:  # the config and memory models load with the first whole read, after the first figure
+    from ctx_tui.config import Config, Layout
     from ctx_tui.memory.view import MemoryView
 
 #: From this size on, the usage figure is read from the file's end first and shown
@@ -37,15 +38,37 @@ class ReadResult:
 class SessionFeed:
     """Follows one transcript plus the project's memory, config and handoff files."""
 
-    def __init__(self, path: Path, project: Path, config: Config, clock: Callable[[], datetime] = datetime.now) -> None:
+    def __init__(
+        self, path: Path, project: Path, config: Config | None, clock: Callable[[], datetime] = datetime.now
+    ) -> None:
+        """``config`` None: the defaults (no config file exists), built on first use — by the
+        follow worker, after the first figure, so that the first frame does not wait for the model."""
         # Absolute, so that they compare equal to the paths file events carry.
         self.path = path.absolute()
         self.project = project.absolute()
-        self.config = config
+        self._config = config
         self._clock = clock
         self._session: Session | None = None
         self._last: Snapshot | None = None
         self._stalled = False  # the last read reported the transcript unreadable or missing
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            from ctx_tui.config import Config
+
+            self._config = Config()
+        return self._config
+
+    def ui_choice(self) -> tuple[str | None, Layout]:
+        """The theme and layout the user chose; without a config model yet, UiConfig's defaults."""
+        if self._config is None:
+            return None, "auto"
+        return self._config.ui.theme, self._config.ui.layout
+
+    def handoff_threshold(self) -> float:
+        """``window.handoff_threshold``; without a config model yet, its default."""
+        return HANDOFF_THRESHOLD if self._config is None else self._config.window.handoff_threshold
 
     # -- what to watch ------------------------------------------------------------------
     def memory_file(self) -> Path:
@@ -78,7 +101,7 @@ class SessionFeed:
         try:
             if self.path.stat().st_size < FIRST_FIGURE_FROM_BYTES:
                 return None
-            usage = read_usage_tail(self.path, self.config)
+            usage = read_usage_tail(self.path, self._config)  # None: the defaults, without the model
         except (OSError, CtxError, ValueError):
             return None
         return None if usage.unsupported else usage
@@ -130,12 +153,14 @@ class SessionFeed:
         return ReadResult(snapshot, tuple(problems))
 
     def _reload_config(self) -> list[str]:
+        from ctx_tui.config import ConfigError, load_config
+
         try:
             config = load_config(self.project).config
         except ConfigError as exc:
             return [f"config not reloaded: {exc}"]
         if config != self.config:
-            self.config = config
+            self._config = config
             self._session = None  # window sizes / thresholds may have changed: read again
             self._last = None
         return []

@@ -7,10 +7,11 @@ form, the help) on top blocks them without guards. The screen is also the
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,22 +19,23 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
-from ctx_tui.config import LAYOUTS, Config, Layout, save_user_section
-from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.paths import shown_path
 from ctx_tui.ui import keys
 from ctx_tui.ui.commands import DashboardCommands
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.ui.offthread import off_thread
 from ctx_tui.ui.safe import literal
-from ctx_tui.ui.screens.help import HelpScreen
 from ctx_tui.ui.widgets.decay_table import DecayPanel
 from ctx_tui.ui.widgets.heatmap import HeatMap
 from ctx_tui.ui.widgets.promotions import PromotionsPanel
 from ctx_tui.ui.widgets.session_bar import SessionBar, display_path
 from ctx_tui.ui.widgets.tiers import TiersPanel
 from ctx_tui.ui.widgets.usage import UsagePanel
-from ctx_tui.usage_tail import TailUsage
+
+if TYPE_CHECKING:  # the config and memory models load with the first whole read, after the first figure
+    from ctx_tui.config import Config, Layout
+    from ctx_tui.memory.decay import ItemStatus
+    from ctx_tui.usage_tail import TailUsage
 
 #: Below WIDE_AT the panels stack in one scrolling column (usage, then the items); from it on, a
 #: grid whose first row grows with the height; from XWIDE_AT the items sit beside the tiers.
@@ -58,12 +60,12 @@ class DashboardScreen(Screen[None]):
     BINDINGS: ClassVar = keys.bindings()
     COMMANDS: ClassVar = {DashboardCommands}
 
-    def __init__(self, path: Path, project: Path, config: Callable[[], Config]) -> None:
+    def __init__(self, path: Path, project: Path, config: Callable[[], Config], layout: Layout) -> None:
         super().__init__()
         self._path = path
         self._project = project
         self._config = config
-        self.layout_choice: Layout = config().ui.layout
+        self.layout_choice: Layout = layout
         self._snapshot: Snapshot | None = None
         # Kept as attributes (not queried): a snapshot that arrives while the app
         # shuts down updates detached widgets harmlessly instead of failing a query.
@@ -78,19 +80,32 @@ class DashboardScreen(Screen[None]):
         self.tiers_panel = TiersPanel(id="tiers", classes="panel")
         self.promotions_panel = PromotionsPanel(id="promotions", classes="panel")
         self.footer = Footer()
+        self._filled: asyncio.Future[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield self.session_bar
         with self.loading_view:
             yield self.loading_spinner
             yield self.loading_text
-        with self.panels:
-            yield self.usage_panel
-            yield self.heat_map
-            yield self.decay_panel
-            yield self.tiers_panel
-            yield self.promotions_panel
-        yield self.footer
+        yield self.panels  # filled by fill()
+
+    async def fill(self) -> None:
+        """Mount the five panels and the footer, once; returns when they are mounted.
+
+        They cost several times the loading view (styles, the footer's keys), so the
+        app calls this after the first figure is on screen, or with the first
+        snapshot or problem, whichever comes first.
+        """
+        if self._filled is None:
+            self._filled = asyncio.ensure_future(self._fill())
+        await asyncio.shield(self._filled)
+
+    async def _fill(self) -> None:
+        await self.panels.mount_all(
+            [self.usage_panel, self.heat_map, self.decay_panel, self.tiers_panel, self.promotions_panel]
+        )
+        await self.mount(self.footer)
+        self._apply_layout()
 
     def on_mount(self) -> None:
         self._apply_layout()
@@ -112,6 +127,8 @@ class DashboardScreen(Screen[None]):
             self.set_class(name == shape, name)
         self._arrange()
         # narrow: less space between keys, so more of them fit (? comes first and lists them all)
+        if not self.footer.is_attached:
+            return  # fill() mounts it, then applies this
         width = self.size.width
         self.footer.compact = width < COMPACT_FOOTER_BELOW
         if self.footer.show_command_palette != (width >= WIDE_AT):
@@ -234,9 +251,13 @@ class DashboardScreen(Screen[None]):
         await self.app.run_action("metrics")
 
     def action_help(self) -> None:
+        from ctx_tui.ui.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen())
 
     def action_layout(self) -> None:
+        from ctx_tui.config import LAYOUTS
+
         self.layout_choice = LAYOUTS[(LAYOUTS.index(self.layout_choice) + 1) % len(LAYOUTS)]
         self._apply_layout()
         shown = {"auto": "by the terminal's width", "stacked": "one column", "grid": "a grid"}[self.layout_choice]
@@ -244,6 +265,8 @@ class DashboardScreen(Screen[None]):
 
     def save_ui_choice(self, title: str) -> None:
         """Keep the theme and the layout in the user config (``ui``) for the next run."""
+        from ctx_tui.config import save_user_section
+
         values = {"theme": self.app.theme, "layout": self.layout_choice}
         self.run_core(title, lambda: save_user_section("ui", values),
                       lambda path: self.notify(f"Saved in {shown_path(path, self._project)}.", title=title,

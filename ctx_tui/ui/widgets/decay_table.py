@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from ctx_tui.memory.decay import OK, ItemStatus
 from ctx_tui.ui.safe import literal
+
+if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+    from ctx_tui.memory.decay import ItemStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +55,14 @@ _ADVICE_SHORT = {
     "consider restating": "consider",
     "can ignore": "ignore",
     "restate to move it to the end": "move",
-    OK: "ok",
+    "ok": "ok",
 }
 
 
 def needs_attention(item: ItemStatus) -> bool:
     """Decayed, out of the context, or placed where attention is lowest: its advice is not "ok"."""
+    from ctx_tui.memory.decay import OK  # loaded by then: items come from the memory view
+
     return item.flagged or item.recommendation != OK
 
 

@@ -10,16 +10,19 @@ is lowest — and explained in the help); what fills the window, by kind; the le
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.ui.safe import literal
 from ctx_tui.window_model import WindowEntry
+
+if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+    from ctx_tui.memory.decay import ItemStatus
 
 MARKER_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
 
-from ctx_tui.memory.session_store import Promotion
 from ctx_tui.ui.safe import literal
+
+if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+    from ctx_tui.memory.session_store import Promotion
 
 
 class PromotionsPanel(Static):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ctx_tui.memory.tiers import TierSummary
 from ctx_tui.ui.safe import literal
+
+if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
+    from ctx_tui.memory.tiers import TierSummary
 
 TOP_ITEMS = 3
 
