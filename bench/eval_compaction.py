@@ -1,16 +1,17 @@
 """The gauge right after a compaction, against the figure the next reply reports, on real sessions.
 
-For every compaction in a real Claude Code transcript that a main-chain reply
-with usage follows, the transcript is cut just before that reply (what
+For every compaction in a real Claude Code or pi transcript that a
+main-chain reply with usage follows, the transcript is cut just before that reply (what
 ctx-tui has while the agent works on it) and read: the estimate is compared
 with the context the reply then reports. Prints a Markdown table (the one in
 docs/transcripts.md) and the largest error; tests/test_compaction_estimate.py
 pins it at 15%.
 
 Sources: the shared real fixtures (../shared/fixtures/transcripts/claude,
-skipped when absent) and the real excerpts stored in tests/data/extract/excerpts.
+skipped when absent), the real excerpts stored in tests/data/extract/excerpts
+and the pi session in tests/fixtures/pi; or the files given.
 
-    python bench/eval_compaction.py
+    python bench/eval_compaction.py [FILE ...]
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ sys.path.insert(0, str(ROOT))
 
 from ctx_tui.window import Session  # noqa: E402
 
-SOURCES = (ROOT.parent / "shared" / "fixtures" / "transcripts" / "claude", ROOT / "tests" / "data" / "extract" / "excerpts")
+SOURCES = (
+    ROOT.parent / "shared" / "fixtures" / "transcripts" / "claude",
+    ROOT / "tests" / "data" / "extract" / "excerpts",
+    ROOT / "tests" / "fixtures" / "pi",
+)
 
 
 @dataclass(frozen=True)
@@ -51,14 +56,22 @@ def _row(line: bytes) -> dict | None:
     return row if isinstance(row, dict) else None
 
 
+def _is_compaction(row: dict) -> bool:
+    """A Claude Code ``compact_boundary`` (main chain) or a pi ``compaction`` row."""
+    return (row.get("subtype") == "compact_boundary" and not row.get("isSidechain")) or row.get("type") == "compaction"
+
+
 def _is_reply(row: dict) -> bool:
+    """A main-chain Claude Code reply, or a pi assistant message, that reports usage."""
     message = row.get("message")
+    if not isinstance(message, dict) or not isinstance(message.get("usage"), dict):
+        return False
+    if row.get("type") == "message":  # pi
+        return message.get("role") == "assistant" and message.get("stopReason") not in ("aborted", "error")
     return (
         row.get("type") == "assistant"
         and not row.get("isSidechain")
         and not row.get("isApiErrorMessage")
-        and isinstance(message, dict)
-        and isinstance(message.get("usage"), dict)
         and message.get("model") != "<synthetic>"
     )
 
@@ -76,31 +89,31 @@ def cases_of(path: Path, scratch: Path) -> list[Case]:
     rows = [_row(line) for line in lines]
     found: list[Case] = []
     for at, row in enumerate(rows):
-        if not row or row.get("subtype") != "compact_boundary" or row.get("isSidechain"):
+        if not row or not _is_compaction(row):
             continue
         for nxt in range(at + 1, len(rows)):
             later = rows[nxt]
-            if later and later.get("subtype") == "compact_boundary":
+            if later and _is_compaction(later):
                 break
             if later and _is_reply(later):
                 before, after = _state(lines[:nxt], scratch), _state(lines[: nxt + 1], scratch)
                 if before.usage_source == "estimated" and after.usage_source == "reported":
                     meta = row.get("compactMetadata") if isinstance(row.get("compactMetadata"), dict) else {}
-                    found.append(
-                        Case(path.stem, str(meta.get("trigger") or "?"), meta.get("preTokens"), after.context_tokens, before.context_tokens)
-                    )
+                    trigger, pre = (meta.get("trigger"), meta.get("preTokens")) if meta else ("auto", row.get("tokensBefore"))
+                    found.append(Case(path.stem, str(trigger or "?"), pre, after.context_tokens, before.context_tokens))
                 break
     return found
 
 
-def cases() -> list[Case]:
-    """Every case in the real transcripts present."""
+def cases(paths: list[Path] | None = None) -> list[Case]:
+    """Every case in ``paths``, by default in the real transcripts present."""
+    if paths is None:
+        paths = [p for folder in SOURCES if folder.is_dir() for p in sorted(folder.glob("*.jsonl"))]
     found: list[Case] = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp) / "cut.jsonl"
-        for folder in SOURCES:
-            for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-                found.extend(cases_of(path, scratch))
+        for path in paths:
+            found.extend(cases_of(path, scratch))
     return found
 
 
@@ -116,7 +129,7 @@ def table(found: list[Case]) -> str:
 
 
 def main() -> None:
-    found = cases()
+    found = cases([Path(a) for a in sys.argv[1:]] or None)
     print(table(found))
     if found:
         print(f"\n{len(found)} case(s); largest error {max(abs(c.error) for c in found):.1%}")

@@ -14,7 +14,8 @@ appended (only those bytes) and says what changed; ``state()`` builds a
   session's *baseline* (what the agent sends besides the conversation: system
   prompt, tools; learned from the first reported usage of the latest window
   that had one, minus the conversation it was sent with) plus the live entries,
-  plus the files Claude Code re-attaches unwritten (:meth:`Session._unwritten`).
+  plus the files Claude Code re-attaches unwritten, our counts scaled to the
+  agent's tokenizer (:meth:`Session._after_compaction`).
 * ``context_window``: ``config.window.sizes[model]`` if set, else what the
   transcript states (Codex ``model_context_window``), else the model table
   (:func:`window_for_model`); 0 when nothing says (shown as "window unknown").
@@ -48,6 +49,10 @@ from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSourc
 if TYPE_CHECKING:  # the model is built only when a config is given or asked for (Session.config)
     from ctx_tui.config import Config
 
+#: The token ratio (agent's tokens per token counted here) is learned over at least this much
+#: growth of a window, and trusted only within this range (``Session._token_ratio``).
+RATIO_MIN_GROWTH = 2_000
+RATIO_RANGE = (0.75, 1.75)
 #: Re-exported: callers size a window through this module.
 __all__ = ["CLAUDE_1M_WINDOW", "CLAUDE_WINDOW", "UNKNOWN_WINDOW", "Session", "SessionUpdate", "calibrate", "count_entry", "session_window", "window_for_model"]
 
@@ -159,7 +164,7 @@ class Session:
         self._live: list[Entry] = []
         self._live_raw: list[int] = []
         self._live_scanned = 0
-        self._unwritten_of: tuple[tuple[object, ...], int] | None = None
+        self._after_compaction_of: tuple[tuple[object, ...], tuple[float, int]] | None = None
 
     @property
     def config(self) -> Config:
@@ -250,7 +255,7 @@ class Session:
         Yes with a plausible usage report in it (a later compaction would have
         voided it). With none since the last compaction the figure is an
         estimate of the live window plus the baseline learned from the first
-        usage of the latest window that had one (:meth:`_unwritten`): the read
+        usage of the latest window that had one (:meth:`_after_compaction`): the read
         must then start at a compaction and hold that usage.
         """
         t = self._reader.transcript
@@ -293,7 +298,11 @@ class Session:
             context_tokens = usage
             source = "reported"
         else:
-            context_tokens = sum(raw) + (self._unwritten() if t.compactions else 0)
+            if t.compactions:
+                ratio, unwritten = self._after_compaction()
+                context_tokens = round(ratio * sum(raw)) + unwritten
+            else:
+                context_tokens = sum(raw)
             source = "estimated"
         return self._state(context_tokens, source, live, raw, token_source(meta.model))
 
@@ -311,9 +320,11 @@ class Session:
             return None
         return t.last_usage.context_tokens
 
-    def _unwritten(self) -> int:
-        """What the agent sends right after a compaction besides the live entries, in tokens.
+    def _after_compaction(self) -> tuple[float, int]:
+        """How to estimate the context right after a compaction: (token ratio, tokens sent besides the live entries).
 
+        The estimate is ``ratio`` x the live entries' counts + the second figure.
+        ``ratio`` turns our counts into the agent's tokens (:meth:`_token_ratio`).
         The *baseline* (system prompt, tools, memory files) is learned from the
         first usage reported in the latest window that had one: its context
         minus the conversation sent with it (the prompt; after an earlier
@@ -323,30 +334,60 @@ class Session:
         when the prompts there @-mention files (sent, not written), the baseline
         is at most the agent's own prefix as the API read it from its cache
         (:meth:`_cached_prefix`), and the files Claude Code re-attaches after
-        this compaction are added (``ctx_tui.transcripts.reattach``). 0 when no
-        usage was reported.
+        this compaction are added (``ctx_tui.transcripts.reattach``). (1, 0)
+        when no usage was reported.
         """
         t = self._reader.transcript
         key = (t, len(t.entries), len(t.compactions), t.rewinds, t.baseline_source)
-        if self._unwritten_of is not None and self._unwritten_of[0] == key:
-            return self._unwritten_of[1]
-        tokens = 0
+        if self._after_compaction_of is not None and self._after_compaction_of[0] == key:
+            return self._after_compaction_of[1]
+        ratio, tokens = 1.0, 0
         if t.baseline_source is not None:
             start, end, reported = t.baseline_source
             model = t.meta.model
+            ratio = self._token_ratio()
             sent = [e for e in t.entries[start:end] if e.in_context]
-            tokens = max(0, reported - sum(count_entry(e, model) for e in sent))
+            tokens = max(0, round(reported - ratio * sum(count_entry(e, model) for e in sent)))
             first_window = not any(c.seq == start for c in t.compactions)
             if first_window and t.meta.format == Format.CLAUDE_CODE:
                 if any(e.kind == Kind.USER and mentions_files(e.text) for e in sent):
                     tokens = self._cached_prefix(tokens)
                 last = t.compactions[-1].seq
                 before = t.compactions[-2].seq if len(t.compactions) > 1 else 0
-                tokens += reattached_tokens(
-                    t.entries[before:last], lambda e: count_entry(e, model), lambda text: count_tokens(text, model)
+                tokens += round(
+                    ratio
+                    * reattached_tokens(t.entries[before:last], lambda e: count_entry(e, model), lambda text: count_tokens(text, model))
                 )
-        self._unwritten_of = (key, tokens)
-        return tokens
+        self._after_compaction_of = (key, (ratio, tokens))
+        return ratio, tokens
+
+    def _token_ratio(self) -> float:
+        """The agent's tokens per token we count, learned in the window the baseline comes from.
+
+        Between the window's first and last usage reports the context grew by
+        what was added in between: the reported growth over our count of those
+        entries. The agent's tokenizer is not ours (Claude's counts about a
+        fifth more than cl100k on code). 1.0 when the window grew by less than
+        2,000 counted tokens, or the ratio is outside 0.75-1.75 (a window whose
+        growth the count cannot explain).
+        """
+        t = self._reader.transcript
+        if t.baseline_source is None:
+            return 1.0
+        start, end, first = t.baseline_source
+        stop = min((c.seq for c in t.compactions if c.seq > start), default=len(t.entries))
+        last = next((i for i in range(stop - 1, end - 1, -1) if t.entries[i].usage is not None), None)
+        if last is None:
+            return 1.0
+        usage = t.entries[last].usage
+        if usage is None:
+            return 1.0
+        model = t.meta.model
+        grown = sum(count_entry(e, model) for e in t.entries[end:last] if e.in_context)
+        if grown < RATIO_MIN_GROWTH:
+            return 1.0
+        ratio = (usage.context_tokens - first) / grown
+        return ratio if RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1] else 1.0
 
     def _cached_prefix(self, baseline: int) -> int:
         """The agent's own prefix (tools, system prompt) as the API read it from its cache, at most ``baseline``.

@@ -55,7 +55,7 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     parser = argparse.ArgumentParser(
         prog="ctx-tui",
         description="A terminal cockpit for a long AI coding-agent session's context.",
-        epilog="Without a COMMAND it opens the live dashboard: ctx-tui [PATH] [--claude|--codex|--gemini] "
+        epilog="Without a COMMAND it opens the live dashboard: ctx-tui [PATH] [--claude|--codex|--gemini|--pi] "
         "[--demo [--speed X]] (PATH defaults to the newest session of this directory; "
         "`ctx-tui --demo --help` shows its options).",
     )

@@ -21,7 +21,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files
 from ctx_tui.plain_text import json_text
 from ctx_tui.storage import read_regular
-from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, find_session
+from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, PI, find_session
 
 if TYPE_CHECKING:  # the config model and the readers load only when a command uses them
     from ctx_tui.config import Config
@@ -34,7 +34,7 @@ def project_root() -> Path:
 
 
 def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = None, *, option: str | None = None) -> None:
-    """``[PATH] [--claude | --codex | --gemini]``: which transcript the command reads.
+    """``[PATH] [--claude | --codex | --gemini | --pi]``: which transcript the command reads.
 
     With ``option`` (e.g. ``"--transcript"``) the path is that option instead of
     a positional argument, for commands whose positional arguments are ids.
@@ -52,6 +52,7 @@ def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = No
     agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only look for Claude Code sessions")
     agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only look for Codex sessions")
     agent.add_argument("--gemini", dest="agent", action="store_const", const=GEMINI, help="only look for Gemini CLI sessions")
+    agent.add_argument("--pi", dest="agent", action="store_const", const=PI, help="only look for pi sessions")
 
 
 def session_path(args: argparse.Namespace) -> Path:

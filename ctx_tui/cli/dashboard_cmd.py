@@ -1,4 +1,4 @@
-"""``ctx-tui [PATH] [--claude|--codex|--gemini] [--demo [--speed X]]``: open the live dashboard."""
+"""``ctx-tui [PATH] [--claude|--codex|--gemini|--pi] [--demo [--speed X]]``: open the live dashboard."""
 
 from __future__ import annotations
 

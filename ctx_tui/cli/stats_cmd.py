@@ -1,4 +1,4 @@
-"""``ctx-tui stats [PATH] [--claude|--codex|--gemini] [--json] [--full]``: how full the context window is.
+"""``ctx-tui stats [PATH] [--claude|--codex|--gemini|--pi] [--json] [--full]``: how full the context window is.
 
 The usage figure needs only the end of the transcript, so ``stats`` reads it
 tail-first (:mod:`ctx_tui.usage_tail`: the same figures as a whole read, from a

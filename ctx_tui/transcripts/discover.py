@@ -8,9 +8,12 @@
 * Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-*.json`` or ``.jsonl``,
   where ``<project>`` is the SHA-256 of the cwd (older versions) or a folder
   whose ``.project_root`` file names the cwd (newer versions).
+* pi: ``$PI_CODING_AGENT_DIR`` (default ``~/.pi/agent``) ``/sessions/--<cwd>--/*.jsonl``,
+  where ``<cwd>`` is the cwd without its leading slash and with every slash,
+  backslash and colon replaced by ``-``.
 
 The newest by modification time wins; ``prefer`` (``"claude"`` / ``"codex"`` /
-``"gemini"``) limits the search to one agent. Nothing found is a :class:`CtxError` naming
+``"gemini"`` / ``"pi"``) limits the search to one agent. Nothing found is a :class:`CtxError` naming
 the folders searched.
 """
 
@@ -30,7 +33,8 @@ from ctx_tui.transcripts.follow import BOM
 CLAUDE = "claude"
 CODEX = "codex"
 GEMINI = "gemini"
-AGENTS = (CLAUDE, CODEX, GEMINI)
+PI = "pi"
+AGENTS = (CLAUDE, CODEX, GEMINI, PI)
 #: A session_meta line is a few KB, but may carry long base instructions.
 _FIRST_LINE_LIMIT = 1 << 20
 
@@ -186,11 +190,29 @@ def gemini_sessions(cwd: Path) -> list[Path]:
     return found
 
 
+def pi_home() -> Path:
+    named = os.environ.get("PI_CODING_AGENT_DIR")
+    return Path(named).expanduser() if named else Path.home() / ".pi" / "agent"
+
+
+def pi_session_dir(cwd: Path) -> Path:
+    """pi's folder for ``cwd`` (see the module doc)."""
+    return pi_home() / "sessions" / ("--" + re.sub(r"[/\\:]", "-", re.sub(r"^[/\\]", "", str(cwd))) + "--")
+
+
+def pi_sessions(cwd: Path) -> list[Path]:
+    """pi session files of ``cwd``."""
+    try:
+        return [p for p in pi_session_dir(cwd).glob("*.jsonl") if p.is_file()]
+    except OSError:
+        return []
+
+
 def find_session(cwd: Path, prefer: str | None = None) -> Path:
-    """The newest session file of ``cwd`` (``prefer``: "claude", "codex", "gemini" or None for all)."""
+    """The newest session file of ``cwd`` (``prefer``: "claude", "codex", "gemini", "pi" or None for all)."""
     cwd = Path(os.path.abspath(cwd))
     if prefer is not None and prefer not in AGENTS:
-        raise CtxError(f"unknown agent {prefer!r}: use 'claude', 'codex' or 'gemini'")
+        raise CtxError(f"unknown agent {prefer!r}: use 'claude', 'codex', 'gemini' or 'pi'")
     candidates: list[Path] = []
     looked: list[str] = []
     if prefer in (None, CLAUDE):
@@ -202,6 +224,9 @@ def find_session(cwd: Path, prefer: str | None = None) -> Path:
     if prefer in (None, GEMINI):
         candidates += gemini_sessions(cwd)
         looked.append(f"{gemini_home() / 'tmp'}/<project>/chats/session-*.json[l]")
+    if prefer in (None, PI):
+        candidates += pi_sessions(cwd)
+        looked.append(f"{pi_session_dir(cwd)}/*.jsonl")
     if not candidates:
         raise CtxError("no session found for this directory; looked in " + " and ".join(looked) + "; pass a transcript PATH")
     return max(candidates, key=_mtime)

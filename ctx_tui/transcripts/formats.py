@@ -21,6 +21,7 @@ from ctx_tui.transcripts.codex import CodexReader, is_codex_row
 from ctx_tui.transcripts.gemini import GeminiReader, is_gemini_row
 from ctx_tui.transcripts.generic import GenericReader, is_generic_row
 from ctx_tui.transcripts.model import Format
+from ctx_tui.transcripts.pi import PiReader, is_pi_row
 from ctx_tui.transcripts.rows import row_shape_ok
 
 
@@ -62,6 +63,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         lambda t, path: ClaudeReader(t, subagent_file=is_subagent_file(path)),
     ),
     FormatSpec(Format.GEMINI, "Gemini CLI chat", is_gemini_row, lambda t, _path: GeminiReader(t)),
+    FormatSpec(Format.PI, "pi session JSONL", is_pi_row, lambda t, _path: PiReader(t)),
     FormatSpec(Format.GENERIC, "generic {role, content} chat", is_generic_row, lambda t, _path: GenericReader(t)),
 )
 SPECS = {spec.format: spec for spec in FORMATS}

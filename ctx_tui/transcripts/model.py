@@ -29,6 +29,7 @@ class Format(StrEnum):
     CLAUDE_CODE = "claude-code"
     CODEX = "codex"
     GEMINI = "gemini"
+    PI = "pi"
     GENERIC = "generic"
 
 
