@@ -159,7 +159,9 @@ def _remember(project: Path, key: str, action: str, context: str, metadata: dict
     path = cache_path(project, key)
     with locked(path):
         data = _read_cache(path)
-        entries = data.get("entries") if isinstance(data.get("entries"), dict) else {}
+        entries = data.get("entries")
+        if not isinstance(entries, dict):
+            entries = {}
         entries[action] = {"context": context, "metadata": metadata}
         data = {
             "sessionId": key,
@@ -336,7 +338,9 @@ def _clear(project: Path, config: Config | None, req: Request) -> Result:
     with locked(path):
         data = _read_cache(path)
         size = path.stat().st_size if path.exists() else 0
-        entries = data.get("entries") if isinstance(data.get("entries"), dict) else {}
+        entries = data.get("entries")
+        if not isinstance(entries, dict):
+            entries = {}
         if path.exists():
             os.unlink(path)
     audit.record(project, "api.cache_cleared", session=key, cleared=sorted(entries), size=size)

@@ -146,7 +146,8 @@ class Term:
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """The Snowball (Porter 2) English stem of a lower-cased word."""
-    return _STEMMER.stemWord(word)
+    stemmed: str = _STEMMER.stemWord(word)
+    return stemmed
 
 
 def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:

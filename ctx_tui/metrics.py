@@ -142,7 +142,9 @@ def count_events(events: Iterable[dict[str, Any]], session_id: str | None = None
         if session_id is not None and event.get("session") != session_id:
             continue
         action = event.get("action")
-        details = event.get("details") if isinstance(event.get("details"), dict) else {}
+        details = event.get("details")
+        if not isinstance(details, dict):
+            details = {}
         m.events += 1
         if isinstance(event.get("session"), str):
             sessions.add(event["session"])

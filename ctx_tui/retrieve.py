@@ -192,7 +192,9 @@ def _instruction_docs(project: Path, skipped: list[str]) -> Iterator[Doc]:
 
 
 def _handoff_texts(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    task = data.get("task_state") if isinstance(data.get("task_state"), dict) else {}
+    task = data.get("task_state")
+    if not isinstance(task, dict):
+        task = {}
     if isinstance(task.get("assigned_task"), str):
         yield "task", task["assigned_task"]
     for key in ("blockers", "remaining_subtasks"):

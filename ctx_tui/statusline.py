@@ -150,7 +150,9 @@ def summarise_memory(data: Any) -> dict[str, Any]:
     data = data if isinstance(data, dict) else {}
     promotions = data.get("promotions")
     pending = sum(1 for p in promotions if isinstance(p, dict) and p.get("status", "pending") == "pending") if isinstance(promotions, list) else 0
-    reported = data.get("decay_reported") if isinstance(data.get("decay_reported"), dict) else {}
+    reported = data.get("decay_reported")
+    if not isinstance(reported, dict):
+        reported = {}
     flagged: list[dict[str, Any]] = []
     items = data.get("items") if isinstance(data.get("items"), list) else []
     for item in items:
@@ -219,11 +221,12 @@ def _config_paths(project: str) -> list[str]:
 
 def _config_entry(project: str, cached: Any) -> dict[str, Any]:
     paths = _config_paths(project)
-    stamp = [[p, _file_stamp(p)] for p in paths]
+    stamps = [_file_stamp(p) for p in paths]
+    stamp = [[p, s] for p, s in zip(paths, stamps)]
 
     def build() -> dict[str, Any]:
         layers = []
-        for path, st in stamp:
+        for path, st in zip(paths, stamps):
             if st is not None:
                 try:
                     layers.append(_load_yaml(path))
@@ -271,6 +274,8 @@ def compute(data: dict[str, Any], now: float | None = None) -> dict[str, Any]:
     model_info = _dict(data.get("model"))
     model = _str(model_info.get("id")) or (scan.model if scan else None)
 
+    tokens: int | None
+    window: int | None
     if cc_tokens is not None and cc_window:
         tokens, window, source = cc_tokens, cc_window, "Claude Code"
     elif cc_pct is not None and cc_window:

@@ -32,7 +32,7 @@ from ctx_tui.errors import CtxError
 try:
     import fcntl
 except ImportError:  # Windows: filelock's own lock (see locked)
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl module on Windows
 
 LOCK_TIMEOUT_S = 10.0
 #: How often a waiting writer tries the lock again.
@@ -211,7 +211,7 @@ def remove_stale_temps(folder: Path, now: float | None = None) -> list[Path]:
     and renaming it (``kill -9``, power loss) leaves nothing behind for long.
     """
     now = time.time() if now is None else now
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

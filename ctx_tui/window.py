@@ -296,7 +296,7 @@ class Session:
         live, raw = self._live_window()
         if usage is not None:
             context_tokens = usage
-            source = "reported"
+            source: UsageSource = "reported"
         else:
             if t.compactions:
                 ratio, unwritten = self._after_compaction()

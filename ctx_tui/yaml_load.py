@@ -103,7 +103,7 @@ class _Walk:
         if event.tag not in (None, "!"):
             tag = event.tag
         elif event.implicit[0]:
-            tag = self.resolver.resolve(ScalarNode, value, (True, False))
+            tag = self.resolver.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
         else:
             tag = None
         if tag == _INT_TAG:

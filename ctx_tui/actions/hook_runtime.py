@@ -58,7 +58,7 @@ def time_budget(seconds: float | None) -> Iterator[None]:
         previous = signal.signal(signal.SIGALRM, _expired) if seconds is not None and hasattr(signal, "setitimer") else None
     except ValueError:  # not the main thread: no budget
         previous = None
-    if previous is None:
+    if previous is None or seconds is None:
         yield
         return
     signal.setitimer(signal.ITIMER_REAL, seconds)

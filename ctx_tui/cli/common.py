@@ -40,7 +40,7 @@ def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = No
     a positional argument, for commands whose positional arguments are ids.
     """
     names = [option] if option else ["path"]
-    extra = {"dest": "path"} if option else {"nargs": "?"}
+    extra: dict[str, Any] = {"dest": "path"} if option else {"nargs": "?"}
     parser.add_argument(
         *names,
         **extra,

@@ -9,9 +9,9 @@ from pathlib import Path
 from ctx_tui import audit
 from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root, read_input, session_path
 from ctx_tui.compress import STRATEGIES, compact_line, compress_text
-from ctx_tui.compress.window import memory_text, save_summary, session_id_of, session_items, window_text
+from ctx_tui.compress.window import memory_text, save_summary, session_items, window_text
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.session_store import load_session_memory
+from ctx_tui.memory.session_store import load_session_memory, session_id_of
 from ctx_tui.retrieve import enhance_block, search
 from ctx_tui.window import Session
 
@@ -84,10 +84,12 @@ def run_compress(args: argparse.Namespace) -> int:
         return 0
     if args.input is not None:
         text = read_input(args.input)
-    elif args.session_memory:
-        text = memory_text(load_session_memory(project, session_id_of(session)))  # type: ignore[arg-type]
     else:
-        text = window_text(session)  # type: ignore[arg-type]
+        assert session is not None  # opened above whenever --input is not given
+        if args.session_memory:
+            text = memory_text(load_session_memory(project, session_id_of(session)))
+        else:
+            text = window_text(session)
     if not text.strip():
         raise CtxError("nothing to compress: the text is empty")
     result = compress_text(text, args.strategy or config.compression.strategy, target_ratio=args.target_ratio,

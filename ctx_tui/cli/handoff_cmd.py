@@ -169,11 +169,15 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     for h in handoffs:
         data = h.data or {}
-        task = data.get("task_state") if isinstance(data.get("task_state"), Mapping) else {}
+        task = data.get("task_state")
+        if not isinstance(task, Mapping):
+            task = {}
         pct = task.get("completion_pct")
         pct_text = f"{pct:g}%" if isinstance(pct, (int, float)) and not isinstance(pct, bool) else "-"
         when = h.written_at.strftime("%Y-%m-%d %H:%M:%S") if h.written_at else "-"
-        role = data.get("agent_role") if isinstance(data.get("agent_role"), str) else "-"
+        role = data.get("agent_role")
+        if not isinstance(role, str):
+            role = "-"
         print(f"{h.status:<10} {when}  {one_line(role, 20):<20} {pct_text:>5}  {one_line(h.path.name)}")
         if h.error:
             print(f"           {one_line(h.error)}")

@@ -31,12 +31,17 @@ _HOMES = {
 }
 __all__ = sorted(_HOMES)
 
-if TYPE_CHECKING:
-    from ctx_tui.compress.core import STRATEGIES, CompressionResult, compress_text
-    from ctx_tui.compress.facts import Fact, ItemLike, extract_facts, measure_retention
-    from ctx_tui.compress.focus import compact_line
-    from ctx_tui.compress.window import compress_window
-    from ctx_tui.compress.window_text import render_entries
+if TYPE_CHECKING:  # `X as X`: re-exported for the type checker too
+    from ctx_tui.compress.core import STRATEGIES as STRATEGIES
+    from ctx_tui.compress.core import CompressionResult as CompressionResult
+    from ctx_tui.compress.core import compress_text as compress_text
+    from ctx_tui.compress.facts import Fact as Fact
+    from ctx_tui.compress.facts import ItemLike as ItemLike
+    from ctx_tui.compress.facts import extract_facts as extract_facts
+    from ctx_tui.compress.facts import measure_retention as measure_retention
+    from ctx_tui.compress.focus import compact_line as compact_line
+    from ctx_tui.compress.window import compress_window as compress_window
+    from ctx_tui.compress.window_text import render_entries as render_entries
 
 
 def __getattr__(name: str) -> Any:

@@ -48,11 +48,18 @@ COMMAND_CHARS = 160
 
 
 class ItemLike(Protocol):
-    """The part of a tracked item compression needs (``ctx_tui.memory.items.TrackedItem`` fits)."""
+    """The part of a tracked item compression needs (``ctx_tui.memory.items.TrackedItem`` fits).
 
-    id: str
-    type: object
-    content: str
+    Read-only properties: compression never assigns them, and a protocol
+    attribute would be mutable and invariant (rejecting ``TrackedItem.type: ItemType``).
+    """
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> object: ...
+    @property
+    def content(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +211,7 @@ def _chunk_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
             if kind == "number" and at_start:
                 before = text[max(0, cm.start() - 24) : cm.start()].split()
                 label = f"{before[-1]} {value}" if before and before[-1].isalpha() else None
-            _add(out, kind, value, label)  # type: ignore[arg-type]
+            _add(out, kind, value, label)  # type: ignore[arg-type]  # _chunk_tokens yields FactKind names only
 
 
 def states_decision(sentence: str) -> bool:

@@ -26,7 +26,7 @@ _EMPTY = "/compact Keep the current goal, decisions, file paths, commands and op
 def _type_rank(item: ItemLike) -> int:
     """The importance rank the item's type implies (an unknown type ranks as low)."""
     try:
-        return importance_for(item.type).rank  # type: ignore[arg-type]
+        return importance_for(str(item.type)).rank
     except ValueError:
         return 0
 

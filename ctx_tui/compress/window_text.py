@@ -63,7 +63,7 @@ def tool_command(tool_input: dict[str, Any] | None) -> str | None:
             return value.strip()
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             if len(value) >= 3 and value[0] in ("bash", "sh", "zsh") and value[1] in ("-c", "-lc"):
-                return value[2].strip()
+                return str(value[2]).strip()
             return " ".join(value)
     return None
 

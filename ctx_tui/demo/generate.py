@@ -156,7 +156,7 @@ class _Writer:
     def _base(self, kind: str, seconds: float) -> dict[str, Any]:
         self.n += 1
         self.clock += timedelta(seconds=seconds)
-        row = {
+        row: dict[str, Any] = {
             "parentUuid": self.parent,
             "isSidechain": False,
             "userType": "external",
@@ -215,7 +215,7 @@ def build_rows() -> list[dict[str, Any]]:
             made += 1
             previous, context = context, int(BASELINE_TOKENS + step * made)
             tool_id = f"toolu_demo_{r:02d}{t}"
-            blocks = [{"type": "tool_use", "id": tool_id, "name": name, "input": args}]
+            blocks: list[dict[str, Any]] = [{"type": "tool_use", "id": tool_id, "name": name, "input": args}]
             if t == 0:
                 blocks.insert(0, thinking)
             w.assistant(blocks, context, previous)

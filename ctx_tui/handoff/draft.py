@@ -71,8 +71,12 @@ def continue_from(previous: Mapping[str, Any], fresh: Mapping[str, Any]) -> dict
     draft["decisions_made"] = list(previous.get("decisions_made") or []) + [
         d for d in fresh.get("decisions_made") or [] if isinstance(d, Mapping) and str(d.get("decision")) not in seen
     ]
-    old_task = previous.get("task_state") if isinstance(previous.get("task_state"), Mapping) else {}
-    new_task = fresh.get("task_state") if isinstance(fresh.get("task_state"), Mapping) else {}
+    old_task = previous.get("task_state")
+    if not isinstance(old_task, Mapping):
+        old_task = {}
+    new_task = fresh.get("task_state")
+    if not isinstance(new_task, Mapping):
+        new_task = {}
     task = dict(old_task)
     done = _union(old_task.get("completed_subtasks") or [], new_task.get("completed_subtasks") or [])
     todo = _union([t for t in old_task.get("remaining_subtasks") or [] if t not in done],

@@ -102,7 +102,9 @@ def _file_lines(title: str, paths: list[str]) -> list[str]:
 def resume_prompt(handoff: HandoffFile, project: Path | None = None) -> str:
     """The text to start the next session with: where things stand, what to read, the first action."""
     data = handoff.data or {}
-    task = data.get("task_state") if isinstance(data.get("task_state"), Mapping) else {}
+    task = data.get("task_state")
+    if not isinstance(task, Mapping):
+        task = {}
     rel = shown_path(handoff.path, project)
     head = f"You are continuing the work of a previous session (handoff {rel}"
     who = [f"role {data['agent_role']}" if isinstance(data.get("agent_role"), str) else None,

@@ -142,7 +142,7 @@ def _plain(value: Any) -> Any:
 def ordered_handoff(data: Handoff | Mapping[str, Any]) -> dict[str, Any]:
     """The handoff as a plain dict in the written field order (works on partial drafts)."""
     raw: Mapping[str, Any] = data.model_dump() if isinstance(data, Handoff) else data
-    out = _ordered(raw, FIELD_ORDER)
+    out: dict[str, Any] = _ordered(raw, FIELD_ORDER)
     if isinstance(raw.get("task_state"), Mapping):
         out["task_state"] = _ordered(raw["task_state"], TASK_STATE_ORDER)
     if isinstance(raw.get("decisions_made"), list):

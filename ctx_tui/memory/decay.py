@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from ctx_tui.config import Config
 from ctx_tui.memory.items import Importance, ItemType, TrackedItem
@@ -47,11 +47,11 @@ ATTENTION_FLOOR = 0.4
 IMPORTANCE_WEIGHT: Mapping[Importance, float] = {Importance.HIGH: 1.0, Importance.MEDIUM: 0.6, Importance.LOW: 0.3}
 FORGETTING_SHARE = 0.75
 
-RESTATE_NOW = "restate now"
-CONSIDER = "consider restating"
-CAN_IGNORE = "can ignore"
-MOVE = "restate to move it to the end"
-OK = "ok"
+RESTATE_NOW: Final = "restate now"
+CONSIDER: Final = "consider restating"
+CAN_IGNORE: Final = "can ignore"
+MOVE: Final = "restate to move it to the end"
+OK: Final = "ok"
 Recommendation = Literal["restate now", "consider restating", "can ignore", "restate to move it to the end", "ok"]
 _BY_IMPORTANCE: Mapping[Importance, Recommendation] = {
     Importance.HIGH: RESTATE_NOW,

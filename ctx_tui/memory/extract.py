@@ -49,7 +49,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
-from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, normalise_content
+from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, importance_for, normalise_content
 from ctx_tui.transcripts.model import Entry, Kind
 
 MAX_CONTENT = 300
@@ -445,7 +445,12 @@ def _is_prompt(entry: Entry) -> bool:
 
 def _make(kind: ItemType, content: str, entry: Entry, rationale: str = "", files: tuple[str, ...] = ()) -> Extraction:
     item = TrackedItem(
-        id=extracted_item_id(kind, content), type=kind, content=content, entered_round=max(entry.round, 0), source="extracted"
+        id=extracted_item_id(kind, content),
+        type=kind,
+        content=content,
+        importance=importance_for(kind),
+        entered_round=max(entry.round, 0),
+        source="extracted",
     )
     return Extraction(item=item, seq=entry.seq, rationale=rationale, affects_files=files)
 
@@ -464,16 +469,20 @@ def _plan_progress(entry: Entry) -> str | None:
     in progress comes first so a long plan's bound keeps it.
     """
     keys = _PLAN_TOOLS.get(entry.tool_name or "")
-    data = entry.tool_input or {}
-    steps = data.get(keys[0]) if keys else None
+    if keys is None:
+        return None
+    list_key, text_key = keys
+    steps = (entry.tool_input or {}).get(list_key)
     if not isinstance(steps, list) or not steps:
         return None
-    done, active, todo = [], [], []
+    done: list[str] = []
+    active: list[str] = []
+    todo: list[str] = []
     for step in steps:
-        if not isinstance(step, dict) or not isinstance(step.get(keys[1]), str):
+        if not isinstance(step, dict) or not isinstance(step.get(text_key), str):
             continue
         status = str(step.get("status", "")).lower()
-        (done if status in _DONE else active if status in _ACTIVE else todo).append(" ".join(step[keys[1]].split()))
+        (done if status in _DONE else active if status in _ACTIVE else todo).append(" ".join(step[text_key].split()))
     parts = [f"{label}: {'; '.join(steps)}" for label, steps in (("in progress", active), ("next", todo), ("done", done)) if steps]
     return _bounded(" — ".join(parts)) if parts else None
 
@@ -588,7 +597,9 @@ class _Extractor:
     def _replace(self, item_id: str, kind: ItemType, content: str, entry: Entry) -> None:
         known = self.items.pop(item_id, None)
         first = known.item.entered_round if known else max(entry.round, 0)
-        item = TrackedItem(id=item_id, type=kind, content=content, entered_round=first, source="extracted")
+        item = TrackedItem(
+            id=item_id, type=kind, content=content, importance=importance_for(kind), entered_round=first, source="extracted"
+        )
         self.items[item_id] = Extraction(item=item, seq=entry.seq)
         self.terms[item_id] = frozenset()
 

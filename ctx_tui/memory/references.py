@@ -150,8 +150,9 @@ def occurrences(
     with _CACHE.lock:
         scan = _CACHE.scan
         if scan.entries is not entries or len(entries) < scan.scanned or scan.index is None or scan.index.threshold != threshold:
-            scan = _CACHE.scan = _Scan(entries=entries, index=MentionIndex(threshold=threshold))
-            scan.index.vocab = scan.vocab
+            new_index = MentionIndex(threshold=threshold)
+            scan = _CACHE.scan = _Scan(entries=entries, index=new_index)
+            new_index.vocab = scan.vocab
         index = scan.index
         assert index is not None
         for key in [k for k in index.profiles if k not in wanted or index.profiles[k].text != wanted[k]]:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ctx_tui import audit
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.items import ItemType, TrackedItem, normalise_content
+from ctx_tui.memory.items import ItemType, TrackedItem, importance_for, normalise_content
 from ctx_tui.memory.session_store import SessionMemory, update_session_memory
 from ctx_tui.mentions import term_keys
 
@@ -69,7 +69,9 @@ def register_item(
     if not content:
         raise CtxError("--content is empty: say what the agent must not forget")
     try:
-        item = TrackedItem(id=item_id, type=item_type, content=content, entered_round=max(0, current_round))
+        item = TrackedItem(
+            id=item_id, type=item_type, content=content, importance=importance_for(item_type), entered_round=max(0, current_round)
+        )
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])

@@ -249,7 +249,7 @@ def dump_session_memory(memory: SessionMemory) -> str:
 
 
 def update_session_memory(
-    project: Path, session_id: str, fn: Callable[[SessionMemory], None]
+    project: Path, session_id: str, fn: Callable[[SessionMemory], object]
 ) -> SessionMemory:
     """Locked read-modify-write: ``fn`` changes the loaded memory in place; the result is saved atomically.
 

@@ -165,7 +165,7 @@ class ClaudeReader:
         if not isinstance(message, dict):
             return
         content = message.get("content")
-        common = {"timestamp": row.get("timestamp"), "uuid": row.get("uuid"), "is_sidechain": side}
+        common: dict[str, Any] = {"timestamp": row.get("timestamp"), "uuid": row.get("uuid"), "is_sidechain": side}
         if row.get("isCompactSummary"):
             self.t.add(Kind.SUMMARY, "user", content_text(content), **common)
             return
@@ -276,7 +276,9 @@ class ClaudeReader:
 
     def _system(self, row: dict[str, Any], side: bool) -> None:
         if row.get("subtype") == "compact_boundary" and not side:
-            meta = row.get("compactMetadata") if isinstance(row.get("compactMetadata"), dict) else {}
+            meta = row.get("compactMetadata")
+            if not isinstance(meta, dict):
+                meta = {}
             pre = meta.get("preTokens")
             self.t.compact(
                 Compaction(

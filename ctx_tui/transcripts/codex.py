@@ -99,7 +99,7 @@ def _output_text(output: Any) -> str:
     if isinstance(output, str):
         return output
     if isinstance(output, dict) and isinstance(output.get("content"), str):
-        return output["content"]
+        return str(output["content"])
     return content_text(output)
 
 
@@ -328,10 +328,14 @@ class CodexReader:
             data = {"input": str(p.get("input") or "")}
         elif ptype == "local_shell_call":
             name = "local_shell"
-            data = p.get("action") if isinstance(p.get("action"), dict) else {}
+            data = p.get("action")
+            if not isinstance(data, dict):
+                data = {}
         else:
             name = "web_search"
-            data = p.get("action") if isinstance(p.get("action"), dict) else {}
+            data = p.get("action")
+            if not isinstance(data, dict):
+                data = {}
         self._compaction_open = False
         self.t.add_tool_call(name, data, json_text=json_text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 

@@ -34,7 +34,7 @@ MAX_LINE = 32 << 20
 
 def _unreadable(exc: OSError) -> str:
     if isinstance(exc, NotRegularFile):
-        return exc.strerror
+        return str(exc.strerror)
     return f"unreadable ({exc.strerror or type(exc).__name__})"
 
 

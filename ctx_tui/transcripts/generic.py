@@ -71,7 +71,9 @@ class GenericReader:
     def _tool_call(self, call: Any, ts: str | None) -> None:
         if not isinstance(call, dict):
             return
-        fn = call.get("function") if isinstance(call.get("function"), dict) else call
+        fn = call.get("function")
+        if not isinstance(fn, dict):
+            fn = call
         name = str(fn.get("name") or "")
         raw = fn.get("arguments")
         try:

@@ -41,13 +41,13 @@ def notices(prev: Snapshot | None, new: Snapshot) -> list[Notice]:
         out.append(
             Notice("Handoff threshold", f"Context at {new.state.usage_pct:.0f}% (threshold {threshold:.0f}%): press h to write a handoff.", "warning")
         )
-    before = {s.id: s for s in prev.memory.statuses} if prev.memory else {}
+    was = {s.id: s for s in prev.memory.statuses} if prev.memory else {}
     fresh = [
         s for s in (new.memory.statuses if new.memory else ())
-        if s.flagged and not (s.id in before and before[s.id].flagged)
+        if s.flagged and not (s.id in was and was[s.id].flagged)
         # an item that is new in this batch (registered a moment ago, not said in the transcript yet)
         # has not faded: only one that decayed by rounds is news
-        and (s.id in before or s.decayed)
+        and (s.id in was or s.decayed)
     ]
     if fresh:
         # One notice per batch, however many items faded at once.

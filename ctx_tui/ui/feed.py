@@ -144,7 +144,7 @@ class SessionFeed:
             memory=memory,
             memory_note=note,
             handoff_threshold=self.config.window.handoff_threshold,
-            danger_zone=tuple(self.config.position.danger_zone),
+            danger_zone=self.config.position.danger_zone,
             changed_at=self._clock(),
         )
         if update.skipped:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
 )
 
 
-def bindings() -> list[Binding]:
+def bindings() -> list[BindingType]:
     """The dashboard's key bindings, each with an id so users can remap it in a keymap."""
     return [
         Binding(spec.key, spec.action, spec.label, key_display=spec.shown, id=f"ctx.{spec.action}")

@@ -29,6 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static, TextArea
 
 from ctx_tui.config import Config
@@ -172,7 +173,7 @@ class HandoffFormScreen(ModalScreen[Path | None]):
     def _focus_field(self, key: str) -> None:
         widget = self.query_one(f"#{BY_KEY[key].widget_id}")
         widget.focus(scroll_visible=False)
-        if widget.parent is not None:  # the field with its label and findings, scrolled only as far as needed
+        if isinstance(widget.parent, Widget):  # the field with its label and findings, scrolled only as far as needed
             self.query_one("#hf-fields", VerticalScroll).scroll_to_widget(widget.parent, animate=False)
 
     # -- values --------------------------------------------------------------------------

@@ -77,5 +77,5 @@ class HelpScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#help-body").border_title = "ctx-tui help (esc to close)"
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
+    def action_dismiss(self) -> None:  # type: ignore[override]  # esc closes with no result
         self.dismiss(None)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Static
 
 from ctx_tui.ui.safe import literal
@@ -153,7 +154,7 @@ class DecayPanel(Vertical):
         table = self.table
         if not self._items or table.cursor_row < 0 or table.row_count == 0:
             return None
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         return self._items.get(key or "")
 
     def show(self, items: Sequence[ItemStatus], note: str | None) -> None:

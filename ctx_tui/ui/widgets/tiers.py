@@ -63,6 +63,6 @@ class TiersPanel(Static):
             counts: Text | str = COUNTS.get(tier.name, "")
             if tier.problem and not with_top:
                 counts = top  # a source that cannot be read matters more than what the figure counts
-            cells = [literal(tier.name), f"{tier.count:,}", f"{tier.tokens:,}", counts]
+            cells: list[Text | str] = [literal(tier.name), f"{tier.count:,}", f"{tier.tokens:,}", counts]
             table.add_row(*cells, *([top] if with_top else []))
         self.update(table)
