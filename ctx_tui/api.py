@@ -1,4 +1,4 @@
-"""The service contract ``ctx-tui api``: one JSON request in, one JSON response out (SPEC 5).
+"""The service contract ``ctx-tui api``: one JSON request in, one JSON response out (docs/compression.md, "The service contract").
 
 Request::
 

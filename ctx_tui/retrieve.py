@@ -1,4 +1,4 @@
-"""Retrieval across every memory tier (SPEC 4, ``/`` and ``ctx-tui enhance``).
+"""Retrieval across every memory tier (``/`` and ``ctx-tui enhance``; docs/compression.md, "Retrieval").
 
 What is indexed, one document per unit, with its tier and source:
 

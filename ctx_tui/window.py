@@ -4,7 +4,7 @@
 appended (only those bytes) and says what changed; ``state()`` builds a
 :class:`~ctx_tui.window_model.WindowState`:
 
-* ``context_tokens``: the reported usage by the SPEC rule when the transcript
+* ``context_tokens``: the reported usage (docs/transcripts.md#context-usage) when the transcript
   has one (Claude: ``input + cache_creation + cache_read`` of the last
   main-chain, non-error assistant row after the last compaction, once per
   ``message.id``; Codex: ``last_token_usage.total_tokens`` of the last

@@ -74,6 +74,17 @@ def test_the_types_check() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+def test_docstrings_cite_the_docs_not_the_spec() -> None:
+    """Users of the repository have docs/*.md, not the original SPEC: a docstring points to a docs section."""
+    cited = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\bSPEC\b", line)
+    ]
+    assert not cited, f"cite docs/*.md instead of the SPEC: {cited}"
+
+
 def test_dashboard_command_imports_ui_lazily() -> None:
     """The headless commands must start without loading Textual (a run-time fact the contracts cannot see)."""
     code = "import sys, ctx_tui.cli; ctx_tui.cli.build_parser(); print('textual' in sys.modules)"

@@ -64,7 +64,7 @@ class CompressionResult:
         return self.compressed_length / self.original_length if self.original_length else 1.0
 
     def metadata(self) -> dict[str, Any]:
-        """The figures under the names of the service contract (SPEC 5)."""
+        """The figures under the names of the service contract (docs/compression.md, "The service contract")."""
         return {
             "originalLength": self.original_length,
             "compressedLength": self.compressed_length,

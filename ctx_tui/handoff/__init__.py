@@ -1,4 +1,4 @@
-"""Handoffs for the next session (SPEC section 6).
+"""Handoffs for the next session (docs/handoff.md).
 
 - :mod:`~ctx_tui.handoff.schema` — the YAML format as a pydantic model; safe
   reading and stable, readable writing.

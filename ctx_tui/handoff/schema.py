@@ -1,9 +1,9 @@
-"""The handoff file format (SPEC section 6) as a pydantic model, read and written as YAML.
+"""The handoff file format (docs/handoff.md, "The file") as a pydantic model, read and written as YAML.
 
 The model states the types and which fields are required; the quality gate
 (:mod:`ctx_tui.handoff.gate`) adds what makes a handoff *useful* (concrete
 text, one exact first step, an honest completion). Reading uses the safe
-loader with limits (:mod:`ctx_tui.yaml_load`); writing emits the fields in the order of the SPEC,
+loader with limits (:mod:`ctx_tui.yaml_load`); writing emits the fields in the documented order,
 multi-line text as ``|`` blocks, so a handoff reads top to bottom like a note.
 """
 
@@ -109,7 +109,7 @@ class _Dumper(yaml.SafeDumper):
 
 
 class _Block(str):
-    """Text always written as a ``|`` block (continuation_context, as in the SPEC)."""
+    """Text always written as a ``|`` block (continuation_context, as docs/handoff.md shows it)."""
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:

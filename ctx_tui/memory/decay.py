@@ -1,4 +1,4 @@
-"""Decay, position and attention risk of tracked items (SPEC section 3).
+"""Decay, position and attention risk of tracked items (docs/memory.md, "Decay, position and attention risk").
 
 For each item, from the transcript:
 

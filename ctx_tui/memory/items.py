@@ -1,4 +1,4 @@
-"""Tracked items: the facts a session must not forget (SPEC section 3).
+"""Tracked items: the facts a session must not forget (docs/memory.md, "Tracked items").
 
 An item has an id, a type, its content, an importance that follows from its
 type, the round where it entered the conversation and the rounds where it was

@@ -1,4 +1,4 @@
-"""The four memory tiers (SPEC section 2) and a summary of each: count, tokens, items.
+"""The four memory tiers (docs/memory.md, "The four tiers") and a summary of each: count, tokens, items.
 
 | tier        | what it holds                                              | where it lives                    |
 |-------------|------------------------------------------------------------|-----------------------------------|

@@ -3,7 +3,7 @@
 A reader turns raw rows into calls on :class:`Transcript` (``add``,
 ``start_round``, ``compact``, ``report_usage``); the transcript numbers entries,
 assigns rounds, bounds the text it keeps and remembers the reported usage by
-the SPEC rule. ``ctx_tui.window.Session`` turns it into a ``WindowState``.
+the rule in docs/transcripts.md#context-usage. ``ctx_tui.window.Session`` turns it into a ``WindowState``.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class Transcript:
         self.round = 0  # the current round; 0 before the first real user message
         self.skipped = 0  # lines that could not be parsed
         self.implausible_usage = 0  # usage reports ignored by ``plausible``
-        #: Reported usage that counts by the SPEC rule (None: none since the last compaction).
+        #: Reported usage that counts by the usage rule (None: none since the last compaction).
         self.last_usage: Usage | None = None
         #: Reported context tokens at the end of each round so far (for the trend).
         self.history: list[UsagePoint] = []

@@ -49,7 +49,7 @@ class Kind(StrEnum):
 class Usage:
     """Token usage reported by the agent for one model call.
 
-    ``context_tokens`` is what occupies the context window by the SPEC rule:
+    ``context_tokens`` is what occupies the context window by the rule in docs/transcripts.md#context-usage:
     Claude ``input + cache_creation + cache_read``; Codex
     ``last_token_usage.total_tokens``.
     """

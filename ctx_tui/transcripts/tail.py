@@ -1,8 +1,9 @@
 """A transcript's current usage figure from its tail, and kept up to date from appended bytes.
 
 The full readers (:mod:`ctx_tui.transcripts.reader`) build every entry of a
-session; the status line and the session picker only need the SPEC's usage
-figure, the model and a few ids, on every call and for a thousand files. So:
+session; the status line and the session picker only need the usage figure
+(docs/transcripts.md#context-usage), the model and a few ids, on every call
+and for a thousand files. So:
 
 * :func:`read_tail` reads a file *backwards* in blocks until it holds the row
   that decides the figure, then scans forward from there:
