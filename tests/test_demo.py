@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from ctx_tui.cli import main
 from ctx_tui.config import Config
-from ctx_tui.demo import generate
 from ctx_tui.demo.project import prepare_demo_project
 from ctx_tui.demo.replay import DEMO_SECONDS, OPENING_LINES, Step, demo_transcript, plan, replay
 from ctx_tui.memory.view import build_memory_view
 from ctx_tui.window import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_generator() -> ModuleType:
+    """scripts/generate_demo.py (a dev tool, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("generate_demo", ROOT / "scripts" / "generate_demo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+generate = _load_generator()
 
 
 def _rows() -> list[str]:
@@ -23,7 +38,7 @@ def _rows() -> list[str]:
 
 def test_bundled_transcript_is_what_the_generator_writes() -> None:
     assert _rows() == _rows()  # deterministic
-    assert demo_transcript().splitlines() == _rows(), "run: python -m ctx_tui.demo.generate"
+    assert demo_transcript().splitlines() == _rows(), "run: python scripts/generate_demo.py"
 
 
 def test_demo_session_crosses_the_handoff_threshold_and_items_fade(tmp_path: Path) -> None:

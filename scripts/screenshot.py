@@ -1,6 +1,6 @@
 """Export an SVG screenshot of the dashboard on a transcript (used for docs/screenshot.svg).
 
-``python -m ctx_tui.ui.screenshot OUT.svg [TRANSCRIPT] [--size 160x48]``; without a
+``python scripts/screenshot.py OUT.svg [TRANSCRIPT] [--size 160x48]``; without a
 transcript it shows the whole bundled demo session. The clock is frozen so the
 same input gives the same picture.
 """
@@ -32,7 +32,7 @@ async def export_screenshot(transcript: Path, project: Path, out: Path, size: tu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ctx_tui.ui.screenshot")
+    parser = argparse.ArgumentParser(prog="python scripts/screenshot.py")
     parser.add_argument("out", type=Path)
     parser.add_argument("transcript", type=Path, nargs="?")
     parser.add_argument("--size", default="160x48", help="COLUMNSxROWS")

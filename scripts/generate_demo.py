@@ -1,4 +1,4 @@
-"""Write the bundled demo transcript: ``python -m ctx_tui.demo.generate``.
+"""Write the bundled demo transcript ctx_tui/demo/demo_session.jsonl: ``python scripts/generate_demo.py``.
 
 A realistic, deterministic Claude Code session (the same bytes on every run):
 a developer asks the agent to add per-client rate limiting to a web shop's
@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-OUTPUT = Path(__file__).with_name("demo_session.jsonl")
+OUTPUT = Path(__file__).resolve().parents[1] / "ctx_tui" / "demo" / "demo_session.jsonl"
 SESSION_ID = "d3e0c0de-7a1e-4c0d-8e5f-00000000c7a1"
 MODEL = "claude-sonnet-4-5-20250929"
 CWD = "/home/dev/shopfront"
