@@ -35,6 +35,7 @@ from ctx_tui.compress.window_text import tool_command
 from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.schema import HandoffReadError, read_handoff
+from ctx_tui.lru import LruCache
 from ctx_tui.memory.items import normalise_content
 from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import NOTE_FIELDS, SessionMemory, load_session_memory, session_id_of, sessions_dir
@@ -256,7 +257,8 @@ def _signature(project: Path, config: Config, session: Session | None) -> tuple[
     return (str(project), live, tuple(stamps))
 
 
-_CACHE: dict[str, tuple[tuple[object, ...], Index]] = {}
+#: project -> (what the index was built from, the index); a few projects at most per process.
+_CACHE: LruCache[str, tuple[tuple[object, ...], Index]] = LruCache(maxsize=4)
 
 
 def cached_index(project: Path, config: Config, session: Session | None = None) -> Index:
@@ -267,7 +269,7 @@ def cached_index(project: Path, config: Config, session: Session | None = None) 
     if hit is not None and hit[0] == signature:
         return hit[1]
     index = build_index(project, config, session)
-    _CACHE[key] = (signature, index)
+    _CACHE.put(key, (signature, index))
     return index
 
 

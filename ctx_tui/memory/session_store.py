@@ -26,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ctx_tui.errors import CtxError
+from ctx_tui.lru import LruCache
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.memory.session_notes import NOTE_LISTS, write_notes
 from ctx_tui.paths import SESSIONS_DIR, session_memory_path, state_dir
@@ -219,7 +220,8 @@ def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
 
 #: path -> (the file's text, what it parsed to): the dashboard reads the file on every
 #: poll; reading is cheap, parsing is not, and equal text is the only safe cache key.
-_PARSED: dict[Path, tuple[str, SessionMemory]] = {}
+#: Bounded: a search reads every session file of the project.
+_PARSED: LruCache[Path, tuple[str, SessionMemory]] = LruCache(maxsize=128)
 
 
 def _read(path: Path, session_id: str) -> SessionMemory:
@@ -235,7 +237,7 @@ def _read(path: Path, session_id: str) -> SessionMemory:
     if cached is not None and cached[0] == raw:
         return cached[1].model_copy(deep=True)
     memory = _parse(path, raw, session_id)
-    _PARSED[path] = (raw, memory.model_copy(deep=True))
+    _PARSED.put(path, (raw, memory.model_copy(deep=True)))
     return memory
 
 
@@ -268,5 +270,5 @@ def update_session_memory(
         text = dump_session_memory(memory)
         write_atomic(path, text)
         write_notes(path, text, {name: [note.text for note in getattr(memory, name)] for name in NOTE_LISTS})
-        _PARSED[path] = (text, memory.model_copy(deep=True))
+        _PARSED.put(path, (text, memory.model_copy(deep=True)))
     return memory
