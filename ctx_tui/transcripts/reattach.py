@@ -84,7 +84,7 @@ def reattached_tokens(entries: Sequence[Entry], count: Callable[[Entry], int], c
         if entry.tool_name == "Read":
             if not order.get(path, (False, 0))[0]:  # a read does not change a written file's time
                 order[path] = (False, entry.seq)
-            result = results.get(entry.tool_use_id)
+            result = results.get(entry.tool_use_id) if entry.tool_use_id else None
             if "offset" not in data and "limit" not in data and result is not None and not result.is_error:
                 size[path] = count(result)
             else:
