@@ -21,7 +21,8 @@ from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.decay import ItemStatus
 from ctx_tui.memory.memory_md import MemoryDoc, read_memory
-from ctx_tui.memory.session_store import SessionMemory, session_memory_path
+from ctx_tui.memory.session_store import SessionMemory
+from ctx_tui.paths import session_memory_path
 from ctx_tui.storage import read_regular
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Entry
