@@ -85,6 +85,17 @@ def test_docstrings_cite_the_docs_not_the_spec() -> None:
     assert not cited, f"cite docs/*.md instead of the SPEC: {cited}"
 
 
+def test_every_type_ignore_says_why() -> None:
+    """``# type: ignore[code]  # why``: an ignore names its error code and the reason on its line."""
+    bare = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if "type: ignore" in line and not re.search(r"# type: ignore\[[\w-]+(?:, *[\w-]+)*\] +# \S", line)
+    ]
+    assert not bare, f"a type: ignore without an error code and a reason: {bare}"
+
+
 def test_dashboard_command_imports_ui_lazily() -> None:
     """The headless commands must start without loading Textual (a run-time fact the contracts cannot see)."""
     code = "import sys, ctx_tui.cli; ctx_tui.cli.build_parser(); print('textual' in sys.modules)"
