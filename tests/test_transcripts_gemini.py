@@ -199,6 +199,7 @@ _gemini_rows = st.one_of(
         optional={k: _json for k in ("content", "thoughts", "tokens", "toolCalls", "model", "displayContent", "timestamp")},
     ),
     st.fixed_dictionaries({"$set": st.dictionaries(st.sampled_from(["lastUpdated", "messages", "summary"]), _json, max_size=2)}),
+    st.fixed_dictionaries({"$rewindTo": st.one_of(st.text(max_size=3), _json)}),
 )
 
 

@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ctx_tui.cli import main
 from ctx_tui.transcripts.discover import PI, find_session
@@ -129,3 +131,39 @@ def test_discovery_and_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
     assert main(["stats", "--pi", "--json", "--full"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["format"], data["context_tokens"], data["usage_source"], data["compactions"]) == ("pi", 26_171, "reported", 1)
+
+
+_json = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=8,
+)
+_ids = st.one_of(st.sampled_from(["a", "b", "c", None]), _json)
+_pi_rows = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("message"), "message": st.fixed_dictionaries(
+            {"role": st.sampled_from(["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary", "other"])},
+            optional={k: _json for k in ("content", "usage", "model", "stopReason", "errorMessage", "toolCallId", "toolName", "isError",
+                                         "command", "output", "excludeFromContext", "summary")},
+        )},
+        optional={"id": _ids, "parentId": _ids, "timestamp": _json},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["model_change", "compaction", "branch_summary", "custom_message", "session_info", "label", "custom"])},
+        optional={k: _json for k in ("modelId", "summary", "firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "fromHook", "content", "name")}
+        | {"id": _ids, "parentId": _ids},
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(_pi_rows, min_size=1, max_size=8))
+def test_pi_rows_of_any_shape_never_raise(tmp_path: Path, rows: list) -> None:
+    """Values of any type under the keys the pi reader reads: no exception, figures stay sane."""
+    path = tmp_path / "pi.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [{"type": "session", "id": "s", "cwd": "/w"}, *rows]))
+    session = _read(path)
+    state = session.state()
+    assert session.format == Format.PI
+    assert 0 <= state.context_tokens and state.skipped_lines <= len(rows)
+    assert all(e.uuid is None or isinstance(e.uuid, str) for e in session.entries)

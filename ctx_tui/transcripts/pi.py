@@ -124,18 +124,19 @@ class PiReader:
 
     def _entry(self, rtype: str, row: dict[str, Any]) -> None:
         ts = row.get("timestamp") if isinstance(row.get("timestamp"), str) else None
+        uid = row.get("id") if isinstance(row.get("id"), str) else None
         if rtype == "model_change" and isinstance(row.get("modelId"), str) and row["modelId"]:
             self.t.meta.model = row["modelId"]
         elif rtype == "compaction":
-            self._compaction(row, ts)
+            self._compaction(row, ts, uid)
         elif rtype == "branch_summary":
-            self.t.add(Kind.SUMMARY, "user", str(row.get("summary") or ""), timestamp=ts, uuid=row.get("id"))
+            self.t.add(Kind.SUMMARY, "user", str(row.get("summary") or ""), timestamp=ts, uuid=uid)
         elif rtype == "custom_message":
-            self.t.add(Kind.SYSTEM, "user", content_text(row.get("content")), timestamp=ts, uuid=row.get("id"))
+            self.t.add(Kind.SYSTEM, "user", content_text(row.get("content")), timestamp=ts, uuid=uid)
         elif rtype == "session_info" and isinstance(row.get("name"), str) and row["name"]:
             self.t.meta.extra["title"] = row["name"]
 
-    def _compaction(self, row: dict[str, Any], ts: str | None) -> None:
+    def _compaction(self, row: dict[str, Any], ts: str | None, uid: str | None) -> None:
         kept = row.get("firstKeptEntryId")
         index = row.get("firstKeptEntryIndex")
         if isinstance(kept, str):
@@ -153,7 +154,7 @@ class PiReader:
                 pre_tokens=before if type(before) is int and self.t.plausible(before) else None,
             )
         )
-        self.t.add(Kind.SUMMARY, "user", str(row.get("summary") or ""), timestamp=ts, uuid=row.get("id"))
+        self.t.add(Kind.SUMMARY, "user", str(row.get("summary") or ""), timestamp=ts, uuid=uid)
 
     def _message(self, row: dict[str, Any]) -> bool:
         message = row.get("message")
