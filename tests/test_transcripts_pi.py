@@ -91,8 +91,8 @@ def _row(id_: str, parent: str | None, role: str, text: str, total: int | None =
     return {"type": "message", "id": id_, "parentId": parent, "timestamp": "2026-01-02T10:00:00.000Z", "message": message}
 
 
-def test_a_branch_leaves_the_abandoned_rows_out(tmp_path: Path) -> None:
-    """Version 3 rows form a tree: a row continuing from an earlier one (/tree) drops what came after it."""
+def test_a_branch_is_the_path_to_its_row(tmp_path: Path) -> None:
+    """Version 3 rows form a tree: the context is the path from the root to the newest row (/tree moves it)."""
     rows = [
         {"type": "session", "version": 3, "id": "s-1", "timestamp": "2026-01-02T10:00:00.000Z", "cwd": "/w"},
         _row("a1", None, "user", "add a cache"),
@@ -114,6 +114,14 @@ def test_a_branch_leaves_the_abandoned_rows_out(tmp_path: Path) -> None:
         fh.write(json.dumps(_row("b3", "b2", "assistant", "TTL added.", 5_400)) + "\n")
     session.poll()
     assert (session.state().context_tokens, session.state().rounds) == (5_400, 2)
+    # back to the async branch (/tree to a4): its rows are the context again, the TTL branch leaves it
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(_row("c1", "a4", "user", "after all, go async")) + "\n")
+    session.poll()
+    state = session.state()
+    assert [w.entry.text for w in state.live] == ["add a cache", "Added an LRU cache.", "now make it async", "Made it async.", "after all, go async"]
+    assert state.context_tokens == 6_000 and state.usage_source == "reported"
+    assert _read(path).state().context_tokens == 6_000  # the same read whole
 
 
 def test_discovery_and_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -211,18 +211,24 @@ class Transcript:
     def rewind(self, start: int) -> None:
         """The agent dropped its conversation from entry ``start`` on (Gemini CLI's ``$rewindTo``).
 
-        Those entries stay in the session but leave the context; the usage is
-        again the last one reported before them (none: estimated), the round
-        the last prompt's before them, and the trend forgets the later rounds.
+        Those entries stay in the session but leave the context (:meth:`reselect`).
         """
-        dropped = self.entries[start:]
-        if not dropped:
-            return
-        for entry in dropped:
-            entry.in_context = False
-        kept = self.entries[self.live_start : start]
-        self.round = next((e.round for e in reversed(self.entries[:start]) if e.kind is Kind.USER and not e.is_sidechain), 0)
-        self.last_usage = next((e.usage for e in reversed(kept) if e.usage is not None and e.in_context), None)
+        if start < len(self.entries):
+            self.reselect({i: False for i in range(start, len(self.entries))})
+
+    def reselect(self, in_context: dict[int, bool]) -> None:
+        """The agent's conversation is now another set of the entries read (a rewind, a branch).
+
+        ``in_context`` maps entry indices to whether they are in the context
+        now. The usage is again the last one reported by an entry still in
+        it (none: estimated), the round the last prompt's in it, and the trend
+        forgets the later rounds.
+        """
+        for index, flag in in_context.items():
+            self.entries[index].in_context = flag
+        kept = [e for e in self.entries[self.live_start :] if e.in_context]
+        self.round = next((e.round for e in reversed(self.entries) if e.in_context and e.kind is Kind.USER and not e.is_sidechain), 0)
+        self.last_usage = next((e.usage for e in reversed(kept) if e.usage is not None), None)
         self.history = [p for p in self.history if p.round <= self.round]
         if self.last_usage is not None:
             point = UsagePoint(round=self.round or 1, tokens=self.last_usage.context_tokens, source="reported")
@@ -230,7 +236,7 @@ class Transcript:
                 self.history[-1] = point
             else:
                 self.history.append(point)
-        if self.baseline_source is not None and self.baseline_source[1] > start:
+        if self.baseline_source is not None and any(not self.entries[i].in_context for i in range(self.baseline_source[0], self.baseline_source[1])):
             self.baseline_source = None
         self.rewinds += 1
 

@@ -23,9 +23,10 @@ Usage is pi's own rule: ``totalTokens`` (else ``input + output + cacheRead +
 cacheWrite``) of the last assistant message that was not aborted or an error.
 
 From version 2 rows form a tree (``id`` / ``parentId``): a row whose parent is
-not the row before it continues the conversation from that earlier row (``/tree``,
-a branch), so what was written after its parent leaves the context (as a
-rewind does).
+not the row before it continues the conversation from that row (``/tree``, a
+branch): the context is then the path from the root to it, as pi builds it;
+the other rows' entries leave it (and come back when a later row continues
+their branch).
 """
 
 from __future__ import annotations
@@ -65,10 +66,10 @@ class PiReader:
     def __init__(self, transcript: Transcript) -> None:
         self.t = transcript
         self._rows = 0  # rows read, the header included (version 1 names rows by this number)
-        self._end_of_row: dict[int, int] = {}  # row number -> entries written up to and with it
-        self._end_of_id: dict[str, int] = {}  # row id -> the same
         self._start_of_row: dict[int, int] = {}  # row number -> the first entry it wrote
-        self._start_of_id: dict[str, int] = {}
+        self._span: dict[str, tuple[int, int]] = {}  # row id -> the entries it wrote (start, end)
+        self._parent: dict[str, str | None] = {}  # row id -> its parent's id
+        self._natural: list[bool] = []  # each entry's own in_context (a note stays out on any path)
         self._last_id: str | None = None
 
     @staticmethod
@@ -106,21 +107,29 @@ class PiReader:
                 meta.extra[name] = row[key]
 
     def _branch(self, row: dict[str, Any]) -> None:
-        """A row that continues from an earlier row than the last: the rows after that one leave the context."""
-        if "parentId" not in row or not isinstance(row.get("id"), str):
+        """A row that continues from another row than the last: the context is the path from the root to it."""
+        rid, parent = row.get("id"), row.get("parentId")
+        if not isinstance(rid, str) or "parentId" not in row or not (parent is None or isinstance(parent, str)):
             return
-        parent = row.get("parentId")
-        if parent != self._last_id and (parent is None or isinstance(parent, str)):
-            end = 0 if parent is None else self._end_of_id.get(parent)
-            if end is not None and end < len(self.t.entries):
-                self.t.rewind(end)
-        self._last_id = row["id"]
+        if parent != self._last_id and (parent is None or parent in self._parent):
+            path: set[str] = set()
+            while parent is not None and parent not in path:
+                path.add(parent)
+                parent = self._parent.get(parent)
+            flags = {}
+            for row_id, (start, end) in self._span.items():
+                for index in range(start, end):
+                    flags[index] = row_id in path and self._natural[index]
+            self.t.reselect(flags)
+        self._parent[rid] = row.get("parentId")
+        self._last_id = rid
 
     def _written(self, row: dict[str, Any], start: int) -> None:
         end = len(self.t.entries)
-        self._start_of_row[self._rows], self._end_of_row[self._rows] = start, end
+        self._natural.extend(e.in_context for e in self.t.entries[start:end])
+        self._start_of_row[self._rows] = start
         if isinstance(row.get("id"), str):
-            self._start_of_id[row["id"]], self._end_of_id[row["id"]] = start, end
+            self._span[row["id"]] = (start, end)
 
     def _entry(self, rtype: str, row: dict[str, Any]) -> None:
         ts = row.get("timestamp") if isinstance(row.get("timestamp"), str) else None
@@ -140,7 +149,7 @@ class PiReader:
         kept = row.get("firstKeptEntryId")
         index = row.get("firstKeptEntryIndex")
         if isinstance(kept, str):
-            first = self._start_of_id.get(kept)
+            first = self._span[kept][0] if kept in self._span else None
         elif type(index) is int:
             first = self._start_of_row.get(index)
         else:
