@@ -184,9 +184,13 @@ def _prose_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
 
 
 @lru_cache(maxsize=1 << 16)
-def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, bool], ...]:
-    """(kind, value, at the chunk's start) of the token facts in one chunk (cached: chunks repeat a lot)."""
-    out: list[tuple[str, str, bool]] = []
+def _chunk_tokens(chunk: str) -> tuple[tuple[tuple[str, str], Fact | None], ...]:
+    """(key, fact) of the token facts in one chunk (cached: chunks repeat a lot).
+
+    The fact is None for a number at the chunk's start: its label names the
+    word before it in the text (``port 8080``), so it is made where the text is known.
+    """
+    out: list[tuple[tuple[str, str], Fact | None]] = []
     for m in _TOKEN_RE.finditer(chunk):
         kind = m.lastgroup or ""
         value = m.group(0)
@@ -200,22 +204,28 @@ def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, bool], ...]:
             continue  # e.g, i.e, a.b: prose abbreviations
         elif kind in ("dotted", "call", "snake", "camel"):
             kind = "identifier"
-        out.append((kind, value, m.start() == 0))
+        if not value:
+            continue
+        at_start_number = kind == "number" and m.start() == 0
+        out.append(((kind, value), None if at_start_number else Fact(kind, value, value)))  # type: ignore[arg-type]
     return tuple(out)
 
 
 def _chunk_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
     for cm in _CHUNK_RE.finditer(text):
-        for kind, value, at_start in _chunk_tokens(cm.group(0)):
-            label = None
-            if kind == "number" and at_start:
+        for key, fact in _chunk_tokens(cm.group(0)):
+            if key in out:
+                continue
+            if fact is None:  # a number at the chunk's start: labelled with the word before it
+                value = key[1]
                 before = text[max(0, cm.start() - 24) : cm.start()].split()
-                label = f"{before[-1]} {value}" if before and before[-1].isalpha() else None
-            _add(out, kind, value, label)  # type: ignore[arg-type]  # _chunk_tokens yields FactKind names only
+                fact = Fact("number", value, f"{before[-1]} {value}" if before and before[-1].isalpha() else value)
+            out[key] = fact
 
 
+@lru_cache(maxsize=1 << 14)
 def states_decision(sentence: str) -> bool:
-    """True for a sentence that states a decision, constraint or preference."""
+    """True for a sentence that states a decision, constraint or preference (cached: extraction and the strategies ask of the same sentences)."""
     if not (DECISION_RE.search(sentence) or RULE_RE.search(sentence)):
         return False
     return len(sentence.split()) <= MAX_DECISION_WORDS and len(key_terms(sentence)) >= 2
@@ -247,6 +257,26 @@ def _decision_facts(block: Block, out: dict[tuple[str, str], Fact]) -> None:
             _add(out, "decision", sentence)
 
 
+@lru_cache(maxsize=256)
+def _whole_block_facts(kind: str, lang: str, text: str, closed: bool) -> tuple[Fact, ...]:
+    """The facts of a code or JSON block, in order (cached: the semantic strategy asks again for each block it may keep)."""
+    out: dict[tuple[str, str], Fact] = {}
+    if kind == "json":
+        for m in _PROMPT_RE.finditer(text):
+            _add(out, "command", _command_value(m.group(1)))
+        _prose_facts(_PROMPT_RE.sub("", text), out)
+        return tuple(out.values())
+    body = Block("code", text, lang, closed).body
+    if lang.lower() in _SHELL_LANGS:
+        for line in body.split("\n"):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                _add(out, "command", _command_value(line.removeprefix("$ ")))
+    else:
+        _prose_facts(body, out)
+    return tuple(out.values())
+
+
 def extract_facts(text: str, items: Sequence[ItemLike] = (), blocks: Sequence[Block] | None = None) -> list[Fact]:
     """The key facts of ``text`` (plus ``items``), each once, in order of appearance."""
     out: dict[tuple[str, str], Fact] = {}
@@ -254,14 +284,9 @@ def extract_facts(text: str, items: Sequence[ItemLike] = (), blocks: Sequence[Bl
         kind = getattr(item.type, "value", item.type)
         _add(out, "item", item.content, f"[{kind}] {item.content}")
     for block in blocks if blocks is not None else split_blocks(text):
-        if block.kind == "code":
-            if block.lang.lower() in _SHELL_LANGS:
-                for line in block.body.split("\n"):
-                    line = line.strip()
-                    if line and not line.startswith("#"):
-                        _add(out, "command", _command_value(line.removeprefix("$ ")))
-                continue
-            _prose_facts(block.body, out)
+        if block.kind in ("code", "json"):
+            for fact in _whole_block_facts(block.kind, block.lang, block.text, block.closed):
+                out.setdefault((fact.kind, fact.value), fact)
             continue
         for m in _PROMPT_RE.finditer(block.text):
             _add(out, "command", _command_value(m.group(1)))
@@ -282,6 +307,39 @@ def _has_token(haystack: str, needle: str) -> bool:
             return True
         start = haystack.find(needle, start + 1)
     return False
+
+
+_WORD_RUN_RE = re.compile(r"\w+")
+
+
+class _TokenIndex:
+    """:func:`_has_token` over one text for many needles, without scanning the text for each.
+
+    Every maximal word run (``\w+``) of a needle found not glued to a longer
+    word is a maximal word run of the text too; so the needle can only start
+    where its first word run does, and only those places are checked.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: dict[str, list[int]] = {}
+        for m in _WORD_RUN_RE.finditer(text):
+            self.starts.setdefault(m.group(), []).append(m.start())
+
+    def has(self, needle: str) -> bool:
+        first = _WORD_RUN_RE.search(needle)
+        if first is None:
+            return _has_token(self.text, needle)
+        text, offset, end = self.text, first.start(), len(needle)
+        for run_start in self.starts.get(first.group(), ()):
+            start = run_start - offset
+            if start < 0 or not text.startswith(needle, start):
+                continue
+            before = text[start - 1] if start else " "
+            after = text[start + end] if start + end < len(text) else " "
+            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+                return True
+        return False
 
 
 #: A plain word of prose: lower-case letters (an identifier, path or number is a fact, not prose).
@@ -341,6 +399,8 @@ class FactMatcher:
         self._names = "\n".join(u for u, ok in units if not ok)
         self._prose_spaced = " ".join(self._prose.split())
         self._names_spaced = " ".join(self._names.split())
+        self._prose_tokens = _TokenIndex(self._prose)
+        self._names_tokens = _TokenIndex(self._names)
         self._unit_terms = [key_terms(u) for u, ok in units if ok]
         self._term_units: dict[str, list[int]] = {}
         for i, unit_terms in enumerate(self._unit_terms):
@@ -367,9 +427,9 @@ class FactMatcher:
             if fact.value in self._prose_spaced:
                 return "sentence"
             return "named" if fact.value in self._names_spaced else "lost"
-        if _has_token(self._prose, fact.value):
+        if self._prose_tokens.has(fact.value):
             return "sentence"
-        return "named" if _has_token(self._names, fact.value) else "lost"
+        return "named" if self._names_tokens.has(fact.value) else "lost"
 
     def has(self, fact: Fact) -> bool:
         return self.where(fact) == "sentence"
