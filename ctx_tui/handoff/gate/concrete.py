@@ -9,6 +9,8 @@ its number), not by a list of any project's names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
 from ctx_tui.handoff.gate.text import TOKEN, trim
 
@@ -59,45 +61,66 @@ def is_number(word: str) -> bool:
     return bool(_NUMBER.match(word))
 
 
+class _Token(NamedTuple):
+    """What one token names by itself, and what it tells the token before it (see :func:`anchor_tokens`)."""
+
+    word: str  # trimmed; "" for a code span
+    thing: str  # what it names alone ("" for nothing, or for a plain word whose meaning depends on the next)
+    alpha: bool  # a plain word: it may start a command ("npm test") or name a numbered thing ("run 48")
+    command: bool  # a command word as written ("npm", not "npm,")
+    id_head: bool  # may name a numbered thing: not "to", "the", "last"...
+    number: bool  # the word is a number
+    plural: bool  # a lower-case plural ("tests"): after a number it counts ("3 tests") rather than names
+
+
+@lru_cache(maxsize=8192)
+def _token(token: str) -> _Token:
+    """The token's shape, cached: a handoff repeats its words, and the form calls the gate on every keystroke."""
+    if token.startswith("`"):
+        return _Token("", token.strip("`").strip().lower(), False, False, False, False, False)
+    word = trim(token)
+    lower = word.lower()
+    number = is_number(word)
+    plural = word.isalpha() and word.islower() and word.endswith("s") and len(word) > 3
+    if not word:
+        return _Token(word, "", False, False, False, number, plural)
+    if word.isalpha():
+        if lower in _FILE_NAMES:
+            return _Token(word, lower, False, False, False, number, plural)
+        command = lower in COMMANDS and token == word
+        # a shape names a thing alone, but a command word with an argument names the command first
+        shape = lower if _WORD_SHAPES.search(word) else ""
+        return _Token(word, shape, True, command, lower not in _NOT_ID_HEAD, number, plural)
+    if lower in _NOT_PATHS or _ORDINAL.match(word):
+        return _Token(word, "", False, False, False, number, plural)
+    if (("/" in word and any(c.isalpha() for c in word)) or _FILE_EXT.search(word)
+            or _WORD_SHAPES.search(word) or _MIXED_ID.match(word)):
+        return _Token(word, lower, False, False, False, number, plural)
+    return _Token(word, "", False, False, False, number, plural)
+
+
+_NO_TOKEN = _Token("", "", False, False, False, False, False)
+
+
 def anchor_tokens(text: str) -> list[tuple[int, str]]:
     """``(offset, thing)`` for every concrete thing ``text`` names, in order."""
     found: list[tuple[int, str]] = []
-    tokens = list(TOKEN.finditer(text))
-    words = [trim(m.group(0)) if not m.group(0).startswith("`") else "" for m in tokens]
-    for index, match in enumerate(tokens):
-        token = match.group(0)
-        if token.startswith("`"):
-            inner = token.strip("`").strip()
-            if inner:
-                found.append((match.start(), inner.lower()))
+    matches = list(TOKEN.finditer(text))
+    tokens = [_token(m.group(0)) for m in matches] + [_NO_TOKEN, _NO_TOKEN]
+    for index, match in enumerate(matches):
+        tok = tokens[index]
+        if not tok.alpha:
+            if tok.thing:
+                found.append((match.start(), tok.thing))
             continue
-        word = words[index]
-        if not word:
-            continue
-        lower = word.lower()
-        nxt = words[index + 1] if index + 1 < len(words) else ""
-        if word.isalpha():
-            if lower in _FILE_NAMES:
-                found.append((match.start(), lower))
-            elif lower in COMMANDS and nxt and (nxt[0].isalnum() or nxt[0] in "-./") and token == word:
-                found.append((match.start(), f"{lower} {nxt.lower()}"))
-            elif _WORD_SHAPES.search(word):
-                found.append((match.start(), lower))
-            elif lower not in _NOT_ID_HEAD and is_number(nxt) and _names_one(words, index + 1):
-                found.append((match.start(), f"{lower} {nxt.lstrip('#')}"))  # run 48, build 812, stage 14
-            continue
-        if lower in _NOT_PATHS or _ORDINAL.match(word):
-            continue
-        if (("/" in word and any(c.isalpha() for c in word)) or _FILE_EXT.search(word)
-                or _WORD_SHAPES.search(word) or _MIXED_ID.match(word)):
-            found.append((match.start(), lower))
+        nxt = tokens[index + 1].word
+        if tok.command and nxt and (nxt[0].isalnum() or nxt[0] in "-./"):
+            found.append((match.start(), f"{tok.word.lower()} {nxt.lower()}"))
+        elif tok.thing:
+            found.append((match.start(), tok.thing))
+        elif tok.id_head and tokens[index + 1].number and not tokens[index + 2].plural:
+            found.append((match.start(), f"{tok.word.lower()} {nxt.lstrip('#')}"))  # run 48, build 812, stage 14
     return found
-
-
-def _names_one(words: list[str], number_at: int) -> bool:
-    """True when the number names one thing ("run 48 with") rather than counts ("3 tests")."""
-    after = words[number_at + 1] if number_at + 1 < len(words) else ""
-    return not (after.isalpha() and after.islower() and after.endswith("s") and len(after) > 3)
 
 
 def anchors(text: str) -> set[str]:

@@ -33,7 +33,8 @@ _FILLER_PATTERNS: tuple[str, ...] = (
     r"(?:see above|same as before|the usual|you know what|to be determined|tbd)\b",
     r"stuff\b",
 )
-FILLER = re.compile(r"(?<!\w)(?:" + "|".join(f"(?:{p})" for p in _FILLER_PATTERNS) + ")")
+#: Every phrase starts with a lower-case letter: ``\b(?=[a-z])`` finds word starts faster than ``(?<!\w)``.
+FILLER = re.compile(r"\b(?=[a-z])(?:" + "|".join(f"(?:{p})" for p in _FILLER_PATTERNS) + ")")
 
 # -- first actions ------------------------------------------------------------------------------
 
