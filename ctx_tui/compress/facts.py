@@ -207,7 +207,7 @@ def _chunk_tokens(chunk: str) -> tuple[tuple[tuple[str, str], Fact | None], ...]
         if not value:
             continue
         at_start_number = kind == "number" and m.start() == 0
-        out.append(((kind, value), None if at_start_number else Fact(kind, value, value)))  # type: ignore[arg-type]
+        out.append(((kind, value), None if at_start_number else Fact(kind, value, value)))  # type: ignore[arg-type]  # _chunk_tokens yields FactKind names only
     return tuple(out)
 
 
