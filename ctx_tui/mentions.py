@@ -58,7 +58,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -130,17 +130,23 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _EDGE = "'\"-=:.,+"
 
 
+_FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}
+
+
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One term of a text: ``key`` is what is compared, ``surface`` how it was written."""
+    """One term of a text: ``key`` is what is compared, ``surface`` how it was written.
+
+    ``factor`` (from ``kind``) is set once here: the hot loops read it per term.
+    """
 
     key: str
     kind: TermKind
     surface: str
+    factor: float = field(init=False, compare=False)
 
-    @property
-    def factor(self) -> float:
-        return {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}[self.kind]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "factor", _FACTORS[self.kind])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -272,12 +278,6 @@ class Vocabulary:
         self.df.update(set(keys))
         self.n += 1
 
-    def idf(self, key: str) -> float:
-        return math.log((self.n + PRIOR_SENTENCES + 1) / (self.df.get(key, 0) + 1))
-
-    def common(self, key: str) -> bool:
-        return self.df.get(key, 0) > COMMON_SHARE * (self.n + PRIOR_SENTENCES)
-
 
 @dataclass(frozen=True, slots=True)
 class Mention:
@@ -304,43 +304,71 @@ class Profile:
             if term.factor > self.factors.get(term.key, 0.0):
                 self.factors[term.key] = term.factor
 
-    def norm(self, vocab: Vocabulary) -> float:
-        return math.sqrt(sum((f * vocab.idf(k)) ** 2 for k, f in self.factors.items()))
 
-
-def _sentence_vector(sentence_terms: Iterable[Term], vocab: Vocabulary) -> tuple[dict[str, float], dict[str, str], float]:
+def _sentence_vector(sentence_terms: Iterable[Term], idf: _Idf) -> tuple[dict[str, float], dict[str, str], float]:
     weights: dict[str, float] = {}
     surfaces: dict[str, str] = {}
     for term in sentence_terms:
         if term.factor > weights.get(term.key, 0.0):
             weights[term.key] = term.factor
             surfaces.setdefault(term.key, term.surface)
-    vector = {k: f * vocab.idf(k) for k, f in weights.items()}
+    vector = {k: f * idf(k) for k, f in weights.items()}
     return vector, surfaces, math.sqrt(sum(w * w for w in vector.values()))
+
+
+class _Idf:
+    """The vocabulary's IDF frozen for one sentence, each key's logarithm computed once.
+
+    Matching a sentence asks for the same keys again and again (the sentence's,
+    then every candidate item's): without this a first view of a 10 MB session
+    spent most of its time in ``math.log``.
+    """
+
+    __slots__ = ("cache", "df", "log_n", "cut")
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.cache: dict[str, float] = {}
+        self.df = vocab.df
+        self.log_n = math.log(vocab.n + PRIOR_SENTENCES + 1)
+        self.cut = COMMON_SHARE * (vocab.n + PRIOR_SENTENCES)
+
+    def __call__(self, key: str) -> float:
+        value = self.cache.get(key)
+        if value is None:
+            value = self.cache[key] = self.log_n - math.log(self.df.get(key, 0) + 1)
+        return value
+
+    def common(self, key: str) -> bool:
+        return self.df.get(key, 0) > self.cut
+
+    def norm(self, profile: Profile) -> float:
+        return math.sqrt(sum((f * self(k)) ** 2 for k, f in profile.factors.items()))
 
 
 def similarity(profile: Profile, sentence: str, vocab: Vocabulary | None = None) -> tuple[float, tuple[str, ...]]:
     """The cosine of ``profile`` and ``sentence`` and the matched surfaces (empty when common words alone)."""
-    vocab = vocab if vocab is not None else Vocabulary()
-    vector, surfaces, norm = _sentence_vector(terms(sentence), vocab)
-    return _score(profile, profile.norm(vocab), vector, surfaces, norm, vocab)
+    idf = _Idf(vocab if vocab is not None else Vocabulary())
+    vector, surfaces, norm = _sentence_vector(terms(sentence), idf)
+    return _score(profile, vector, surfaces, norm, idf)
 
 
 def _score(
     profile: Profile,
-    item_norm: float,
     vector: Mapping[str, float],
     surfaces: Mapping[str, str],
     norm: float,
-    vocab: Vocabulary,
+    idf: _Idf,
     strict: bool = False,
 ) -> tuple[float, tuple[str, ...]]:
     shared = [k for k in profile.factors if k in vector]
-    if not shared or not norm or not item_norm or all(vocab.common(k) for k in shared):
+    if not shared or not norm or all(idf.common(k) for k in shared):
         return 0.0, ()
     if strict and len(shared) == 1 and profile.factors[shared[0]] < STRONG:
         return 0.0, ()
-    dot = sum(profile.factors[k] * vocab.idf(k) * vector[k] for k in shared)
+    item_norm = idf.norm(profile)
+    if not item_norm:
+        return 0.0, ()
+    dot = sum(profile.factors[k] * idf(k) * vector[k] for k in shared)
     matched = tuple(dict.fromkeys(surfaces[k] for k in shared))
     return dot / (item_norm * norm), matched
 
@@ -414,16 +442,17 @@ class MentionIndex:
         sentence_terms = terms(sentence)
         if learn:
             self.vocab.add_keys(t.key for t in sentence_terms)
-        vector, surfaces, norm = _sentence_vector(sentence_terms, self.vocab)
+        idf = _Idf(self.vocab)
+        vector, surfaces, norm = _sentence_vector(sentence_terms, idf)
+        # a mention needs a shared term that is not common: only such terms pick candidates
         candidates: set[str] = set()
         for key in vector:
             holders = self._postings.get(key)
-            if holders and len(holders) <= MAX_POSTING:
+            if holders and len(holders) <= MAX_POSTING and not idf.common(key):
                 candidates |= holders
         found: dict[str, Mention] = {}
         for item in candidates:
-            profile = self.profiles[item]
-            score, matched = _score(profile, profile.norm(self.vocab), vector, surfaces, norm, self.vocab, strict)
+            score, matched = _score(self.profiles[item], vector, surfaces, norm, idf, strict)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found
