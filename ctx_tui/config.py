@@ -48,7 +48,7 @@ class DecayConfig(_Section):
     high_importance_threshold: int = Field(10, ge=1, le=10_000)
     #: Queue decayed high-importance items for restatement without a key press.
     auto_refresh: bool = False
-    #: Similarity (cosine of IDF-weighted terms, ctx_tui.mentions) a later sentence needs to count as a reference.
+    #: Score (cosine of IDF-weighted terms, ctx_tui.mentions) a later sentence needs to count as a reference.
     reference_threshold: float = Field(0.28, gt=0.0, le=1.0)
 
 

@@ -72,6 +72,11 @@ STRONG = 2.0
 PART = 0.7
 #: Weight factor of a dotted number's prefix (``10.42`` of ``10.42.0.0/16``).
 PREFIX = 1.0
+#: A sentence of at most this many content terms is *short* ("cents everywhere?"): its subject is
+#: implicit, so it mentions an item when the item holds most of what it says (:data:`SHORT_SHARE`).
+SHORT_TERMS = 4
+#: Share of a short sentence's weight the item must hold.
+SHORT_SHARE = 0.45
 #: Cosine an item and a sentence need for a mention (chosen on the tune split of tests/eval).
 THRESHOLD = 0.28
 #: A term found in more than this share of the session's sentences is common:
@@ -211,6 +216,12 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
         base = whole.rsplit("/", 1)[-1]
         if base and base != whole:
             out.append(Term("=" + base, "strong", token))
+        steps = whole.split("/")
+        for n in range(2, len(steps)):
+            out.append(Term("=" + "/".join(steps[:n]), "prefix", token))  # docs/api/auth.md is in docs/api
+        name = _EXTENSION.sub("", base)
+        if name and name != base and any(c.isalpha() for c in name):
+            out.append(Term("=" + name, "strong", token))  # mkdocs.yml names mkdocs
         out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part"))
         out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part"))
         return tuple(out)
@@ -305,15 +316,29 @@ class Profile:
                 self.factors[term.key] = term.factor
 
 
-def _sentence_vector(sentence_terms: Iterable[Term], idf: _Idf) -> tuple[dict[str, float], dict[str, str], float]:
-    weights: dict[str, float] = {}
-    surfaces: dict[str, str] = {}
-    for term in sentence_terms:
-        if term.factor > weights.get(term.key, 0.0):
-            weights[term.key] = term.factor
-            surfaces.setdefault(term.key, term.surface)
-    vector = {k: f * idf(k) for k, f in weights.items()}
-    return vector, surfaces, math.sqrt(sum(w * w for w in vector.values()))
+class _Sentence:
+    """One sentence as the matcher sees it: weighted terms, how they were written, and whether it is short.
+
+    ``base`` is the squared norm with every identifier, path and number at the weight of a plain
+    word: :data:`STRONG` rewards sharing one, it does not punish a sentence for naming others
+    ("calculate_proration() handles the upgrade case" mentions "support proration on upgrades").
+    """
+
+    __slots__ = ("weights", "vector", "surfaces", "base", "own", "short")
+
+    def __init__(self, sentence_terms: Iterable[Term], idf: _Idf) -> None:
+        weights: dict[str, float] = {}
+        self.surfaces: dict[str, str] = {}
+        for term in sentence_terms:
+            if term.factor > weights.get(term.key, 0.0):
+                weights[term.key] = term.factor
+                self.surfaces.setdefault(term.key, term.surface)
+        self.weights = weights
+        self.vector = {k: f * idf(k) for k, f in weights.items()}
+        self.base = sum((min(f, 1.0) * idf(k)) ** 2 for k, f in weights.items())
+        self.own = sum(self.vector.values())
+        # content terms as written (an identifier's parts and a number's prefixes are not counted again)
+        self.short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
 
 
 class _Idf:
@@ -341,36 +366,40 @@ class _Idf:
     def common(self, key: str) -> bool:
         return self.df.get(key, 0) > self.cut
 
-    def norm(self, profile: Profile) -> float:
-        return math.sqrt(sum((f * self(k)) ** 2 for k, f in profile.factors.items()))
+    def base(self, profile: Profile) -> float:
+        """The item's squared norm, identifiers at a plain word's weight (see :class:`_Sentence`)."""
+        return sum((min(f, 1.0) * self(k)) ** 2 for k, f in profile.factors.items())
 
 
 def similarity(profile: Profile, sentence: str, vocab: Vocabulary | None = None) -> tuple[float, tuple[str, ...]]:
-    """The cosine of ``profile`` and ``sentence`` and the matched surfaces (empty when common words alone)."""
+    """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words alone)."""
     idf = _Idf(vocab if vocab is not None else Vocabulary())
-    vector, surfaces, norm = _sentence_vector(terms(sentence), idf)
-    return _score(profile, vector, surfaces, norm, idf)
+    return _score(profile, _Sentence(terms(sentence), idf), idf)
 
 
-def _score(
-    profile: Profile,
-    vector: Mapping[str, float],
-    surfaces: Mapping[str, str],
-    norm: float,
-    idf: _Idf,
-    strict: bool = False,
-) -> tuple[float, tuple[str, ...]]:
-    shared = [k for k in profile.factors if k in vector]
-    if not shared or not norm or all(idf.common(k) for k in shared):
+def _score(profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False) -> tuple[float, tuple[str, ...]]:
+    """Cosine of the item's and the sentence's weighted terms (identifiers :data:`STRONG` where
+    shared); for a short sentence, at least its share of weight the item holds ("cents
+    everywhere?" is mostly about cents), scaled so that :data:`SHORT_SHARE` scores :data:`THRESHOLD`."""
+    vector = sentence.vector
+    factors = profile.factors
+    shared = [k for k in factors if k in vector]
+    if not shared or all(idf.common(k) for k in shared):
         return 0.0, ()
-    if strict and len(shared) == 1 and profile.factors[shared[0]] < STRONG:
+    if strict and len(shared) == 1 and factors[shared[0]] < STRONG:
         return 0.0, ()
-    item_norm = idf.norm(profile)
-    if not item_norm:
+    strong = [idf(k) ** 2 * (STRONG * STRONG - 1.0) for k in shared]
+    item_norm = math.sqrt(idf.base(profile) + sum(b for k, b in zip(shared, strong) if factors[k] >= STRONG))
+    sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strong) if sentence.weights[k] >= STRONG))
+    if not item_norm or not sentence_norm:
         return 0.0, ()
-    dot = sum(profile.factors[k] * idf(k) * vector[k] for k in shared)
-    matched = tuple(dict.fromkeys(surfaces[k] for k in shared))
-    return dot / (item_norm * norm), matched
+    score = sum(factors[k] * idf(k) * vector[k] for k in shared) / (item_norm * sentence_norm)
+    if sentence.short and not strict and sentence.own:
+        share = sum(vector[k] for k in shared) / sentence.own
+        if share >= SHORT_SHARE:
+            score = max(score, share * THRESHOLD / SHORT_SHARE)
+    matched = tuple(dict.fromkeys(sentence.surfaces[k] for k in shared))
+    return score, matched
 
 
 def _evidence(sentence: str) -> str:
@@ -443,16 +472,16 @@ class MentionIndex:
         if learn:
             self.vocab.add_keys(t.key for t in sentence_terms)
         idf = _Idf(self.vocab)
-        vector, surfaces, norm = _sentence_vector(sentence_terms, idf)
+        parsed = _Sentence(sentence_terms, idf)
         # a mention needs a shared term that is not common: only such terms pick candidates
         candidates: set[str] = set()
-        for key in vector:
+        for key in parsed.vector:
             holders = self._postings.get(key)
             if holders and len(holders) <= MAX_POSTING and not idf.common(key):
                 candidates |= holders
         found: dict[str, Mention] = {}
         for item in candidates:
-            score, matched = _score(self.profiles[item], vector, surfaces, norm, idf, strict)
+            score, matched = _score(self.profiles[item], parsed, idf, strict)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found

@@ -44,10 +44,10 @@ def test_the_set_is_big_and_varied(evaluation) -> None:  # noqa: ANN001
 
 def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.REPORT))
-    assert figures.precision >= 0.85 and figures.f1 >= 0.68, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.85 and figures.f1 >= 0.75, (figures.precision, figures.recall, figures.f1)
     recall = {style: rate for style, (_, _, rate, _) in figures.by_style.items()}
     assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9
-    assert recall["identifier"] >= 0.5 and recall["short"] >= 0.65 and recall["pronoun"] >= 0.6
+    assert recall["identifier"] >= 0.7 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
     assert recall["negative"] >= 0.85  # hard negatives rejected
 
 
@@ -60,4 +60,4 @@ def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.75 and tp / (tp + fn) >= 0.75, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.8 and tp / (tp + fn) >= 0.75, [s.wrong for s in figures]

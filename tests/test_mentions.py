@@ -32,6 +32,27 @@ def test_distinctive_terms_count_more_than_common_words() -> None:
     assert not mention("Keep the build fast", "the build is green", SESSION)  # common words alone
 
 
+def test_a_short_question_about_the_item_mentions_it() -> None:
+    item = "Amounts are always integer cents; never use floats for money."
+    assert mention(item, "cents everywhere?", SESSION)  # short: the item holds most of what it says
+    assert not mention(item, "cents everywhere in the page layout and the build scripts?", SESSION)  # long: one shared word
+    assert not mention("Keep the build fast", "build green?", SESSION)  # short, but common words alone
+
+
+def test_naming_other_identifiers_does_not_hide_a_mention() -> None:
+    item = "Goal: support proration when a customer upgrades mid-cycle."
+    sentence = "calculate_proration() handles the upgrade case."
+    assert mention(item, sentence, SESSION)
+    assert not mention(item, "calculate_totals() handles the invoice case.", SESSION)
+
+
+def test_a_file_inside_a_folder_the_item_names_mentions_it() -> None:
+    assert "=docs/api" in term_keys("docs/api/auth.md") and "=mkdocs" in term_keys("mkdocs.yml")
+    item = "Don't rename any heading in docs/api/, external sites deep-link to the anchors."
+    assert mention(item, "docs/api/auth.md anchors unchanged?", SESSION)
+    assert not mention(item, "docs/guide/intro.md typo fixed", SESSION)
+
+
 def test_evidence_names_the_sentence_and_the_matched_words() -> None:
     found = mention(
         "Config is read from ~/.config/devtool/config.toml only.",
