@@ -32,6 +32,7 @@ which ranks above anything medium or low.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -178,10 +179,17 @@ def _last_reference(found: Sequence[Reference], last_seen: int | None) -> Refere
     return Reference(-1, last_seen, "ctx-tui", "memory", "restated, or referenced in a part of the transcript no longer read", (), 0.0)
 
 
+def live_entry(live: Sequence[WindowEntry], seq: int) -> WindowEntry | None:
+    """The live-window entry of ``seq``, or None: a binary search (the live window is in
+    transcript order), so an append does not pay a look-up table over the whole window."""
+    at = bisect_left(live, seq, key=lambda w: w.entry.seq)
+    return live[at] if at < len(live) and live[at].entry.seq == seq else None
+
+
 def status_of(
     item: TrackedItem,
     found: Sequence[Reference],
-    live_position: Mapping[int, float],
+    live: Sequence[WindowEntry],
     current_round: int,
     config: Config,
 ) -> ItemStatus:
@@ -196,9 +204,13 @@ def status_of(
     last_seen = max(rounds) if rounds else None
     since = max(0, current_round - (last_seen if last_seen is not None else item.entered_round))
     threshold = threshold_for(item.importance, config)
-    in_live = [e.seq for e in found if e.seq in live_position]
-    seq = in_live[-1] if in_live else None
-    position = live_position[seq] if seq is not None else None
+    holder = None  # the latest occurrence still in the live window
+    for ref in reversed(found):
+        holder = live_entry(live, ref.seq)
+        if holder is not None:
+            break
+    seq = holder.entry.seq if holder is not None else None
+    position = holder.position if holder is not None else None
     out_of_context = position is None
     enabled = config.decay.enabled
     decayed = enabled and since >= threshold
@@ -232,7 +244,6 @@ def analyze(
     """Statuses of the active (not dismissed) items, highest attention risk first."""
     active = [item for item in items if not item.dismissed]
     found = occurrences(active, entries, config.decay.reference_threshold)
-    live_position = {w.entry.seq: w.position for w in live}
-    statuses = [status_of(item, found[item.id], live_position, current_round, config) for item in active]
+    statuses = [status_of(item, found[item.id], live, current_round, config) for item in active]
     statuses.sort(key=lambda s: (-s.risk, -s.item.importance.rank, -s.rounds_since_reference, s.item.id))
     return statuses

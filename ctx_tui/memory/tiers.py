@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import takewhile
 from pathlib import Path
 from typing import Literal
 
 from ctx_tui.config import Config
 from ctx_tui.errors import CtxError
-from ctx_tui.memory.decay import ItemStatus
+from ctx_tui.memory.decay import ItemStatus, live_entry
 from ctx_tui.memory.memory_md import MemoryDoc, read_memory
 from ctx_tui.memory.session_store import SessionMemory
 from ctx_tui.paths import session_memory_path
@@ -98,14 +99,17 @@ def read_long_term(project: Path, config: Config) -> list[LongTermFile]:
 
 def _working(state: WindowState, statuses: Sequence[ItemStatus], current_round: int) -> TierSummary:
     in_window = [s for s in statuses if not s.out_of_context]
-    recent = [w for w in state.live if w.entry.round > current_round - WORKING_ROUNDS]
+    # rounds only grow along the transcript, so the latest ones end the live window: read it
+    # backwards (an append costs those rounds, not the whole window)
+    recent = list(takewhile(lambda w: w.entry.round > current_round - WORKING_ROUNDS, reversed(state.live)))
     holders = {w.entry.seq for w in recent}
-    live_by_seq = {w.entry.seq: w for w in state.live}
     tokens = sum(w.tokens for w in recent)
     for status in in_window:
-        if status.seq is not None and status.seq not in holders and status.seq in live_by_seq:
-            holders.add(status.seq)
-            tokens += live_by_seq[status.seq].tokens
+        if status.seq is not None and status.seq not in holders:
+            held = live_entry(state.live, status.seq)
+            if held is not None:
+                holders.add(status.seq)
+                tokens += held.tokens
     labels = [_label(s.item.type.value, s.item.content) for s in in_window]
     labels.append(f"last {WORKING_ROUNDS} rounds: {len(recent)} entries")
     return TierSummary("working", "live window", len(in_window), tokens, tuple(labels[:MAX_LABELS]))
