@@ -116,6 +116,7 @@ STOP_WORDS = frozenset(
 
 #: Words that point back to what the other speaker just said (English pronouns and demonstratives).
 ANAPHORS = frozenset("it that this those these them same there".split())
+_BE = frozenset("is are was were isn't aren't wasn't weren't 's".split())
 
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -262,7 +263,10 @@ def sentences(text: str) -> list[str]:
 def is_followup(sentence: str) -> bool:
     """A short sentence that points back (it, that, those, same...): it answers the previous turn."""
     words = re.findall(r"[\w']+", sentence.lower())
-    return 0 < len(words) <= FOLLOWUP_WORDS and any(w in ANAPHORS for w in words)
+    if not 0 < len(words) <= FOLLOWUP_WORDS:
+        return False
+    # "there is/are ..." introduces something new: that "there" points nowhere
+    return any(w in ANAPHORS and not (w == "there" and nxt in _BE) for w, nxt in zip(words, [*words[1:], ""]))
 
 
 class Vocabulary:

@@ -67,6 +67,7 @@ def test_evidence_names_the_sentence_and_the_matched_words() -> None:
 def test_pronoun_follow_up_needs_the_turn_it_answers() -> None:
     item = "We'll store the auth token in the Keychain, not UserDefaults."
     assert is_followup("perfect, keep it there") and not is_followup("ship the release notes today")
+    assert not is_followup("there are no tests for the parser")  # an existential "there" points nowhere
     hit = mention(item, "perfect, keep it there", SESSION, previous=True)
     assert hit is not None and hit.followup
     assert not mention(item, "perfect, keep it there", SESSION, previous=False)
