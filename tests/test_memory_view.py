@@ -16,6 +16,7 @@ from ctx_tui.memory.session_store import session_id_of
 from ctx_tui.memory.view import build_memory_view
 from ctx_tui.window import Session
 
+from conftest import CLAUDE_COMPACTED, CLAUDE_SIDECHAIN, CODEX_REDACTED, fixture
 from test_memory_decay import ROUNDS, write_session
 
 
@@ -114,6 +115,22 @@ def test_tiers(tmp_path: Path, session: Session) -> None:
     assert tiers["medium-term"].count == expected and tiers["medium-term"].tokens > 0
     # CLAUDE.md is only read
     assert (tmp_path / "CLAUDE.md").read_text() == "# Rules\n\n- Use uv for Python\n"
+
+
+@pytest.mark.parametrize("name", [CLAUDE_COMPACTED, CLAUDE_SIDECHAIN, CODEX_REDACTED])
+def test_short_term_totals_follow_a_growing_real_session(tmp_path: Path, name: str) -> None:
+    """The short-term tier's running totals equal a fresh sum after every poll (compactions included)."""
+    lines = fixture(name).read_bytes().splitlines(keepends=True)
+    path = tmp_path / "grow.jsonl"
+    path.write_bytes(b"")
+    session = Session(path, Config())
+    step = max(1, len(lines) // 7)
+    for end in range(step, len(lines) + step, step):
+        path.write_bytes(b"".join(lines[:end]))
+        session.poll()
+        tiers = {t.name: t for t in build_memory_view(tmp_path, session, Config()).tiers}
+        main = [e for e in session.entries if not e.is_sidechain]
+        assert (tiers["short-term"].count, tiers["short-term"].tokens) == (len(main), sum(e.tokens for e in main))
 
 
 def test_memory_file_from_config(tmp_path: Path, session: Session) -> None:
