@@ -256,7 +256,7 @@ def search_terms(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences: at line breaks, and after ``. ! ? ;`` followed by a space."""
+    """``text`` cut into sentences: at line breaks, and after ``. ! ?`` followed by a space."""
     return [s.strip() for s in _SENTENCE_END.split(text[:MAX_CHARS]) if s.strip()]
 
 
