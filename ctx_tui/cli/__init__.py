@@ -20,9 +20,6 @@ from ctx_tui.errors import CtxError  # config.ConfigError is one too
 if TYPE_CHECKING:
     import argparse
 
-if TYPE_CHECKING:
-    import argparse
-
 #: Each command name -> the module that registers it. Only the module of the
 #: command being run is imported, so a hook answers without loading the rest
 #: (tests/test_cli_dispatch.py checks this map against what modules register).
@@ -46,11 +43,39 @@ COMMANDS: dict[str, str] = {
     "serve": "ctx_tui.cli.serve_cmd",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
+#: Each command's one-line help, in the order its module registers it: ``ctx-tui --help``
+#: lists the commands from this table without importing a command module
+#: (tests/test_cli_dispatch.py proves the help equal to the real parser's, whatever the width).
+COMMAND_HELP: dict[str, str] = {
+    "stats": "print context usage of a session",
+    "hook": "Claude Code hooks (read the hook JSON on stdin) and their installer",
+    "refresh": "queue an item for restatement on the next prompt (without the hook: print it to paste)",
+    "promote": "propose an item for MEMORY.md",
+    "pending": "list promotions waiting for approval",
+    "approve": "approve promotions and write them to MEMORY.md",
+    "reject": "reject promotions (not proposed again this session)",
+    "sync": "write every approved promotion to MEMORY.md",
+    "config": "show the effective configuration and the source of each value",
+    "detect-decay": "list tracked items the agent is forgetting",
+    "register": "track a critical item (an existing id is updated)",
+    "dismiss": "stop tracking an item (an extracted one is not extracted again)",
+    "check-position": "is an item in the middle of the context, where attention is weakest?",
+    "summarize-session": "goals, decisions, constraints, progress and decayed items as Markdown",
+    "tiers": "the four memory tiers: count, tokens, items",
+    "handoff": "write, check and resume from handoffs for the next session",
+    "compress": "compress the live window (or --input FILE) and report length and retention",
+    "enhance": "print the memory most relevant to a query, as a block to put at the start of a context",
+    "api": "answer one JSON request (collect|compress|inject|clear) on stdin with one JSON response",
+    "statusline": "one line for Claude Code's status bar (reads its statusline JSON on stdin); "
+    "`statusline install` wires it",
+    "sessions": "list every Claude Code and Codex session on this machine, newest first",
+    "metrics": "context per round, compactions, decay, restatements, retrieval, promotions, handoffs",
+    "serve": "serve the dashboard to a browser (localhost only by default)",
+}
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def _top_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     import argparse  # not at the top: `hook EVENT` and --version answer without it (main)
-    import importlib
 
     parser = argparse.ArgumentParser(
         prog="ctx-tui",
@@ -60,9 +85,24 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
         "`ctx-tui --demo --help` shows its options).",
     )
     parser.add_argument("--version", action="version", version=f"ctx-tui {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
+
+
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The parser with the commands of ``modules`` (each module registers its own)."""
+    import importlib
+
+    parser, sub = _top_parser()
     for name in modules:
         importlib.import_module(name).register(sub)
+    return parser
+
+
+def help_parser() -> argparse.ArgumentParser:
+    """The parser as ``ctx-tui --help`` shows it: every command with its :data:`COMMAND_HELP` line, no module imported."""
+    parser, sub = _top_parser()
+    for name, text in COMMAND_HELP.items():
+        sub.add_parser(name, help=text)
     return parser
 
 
@@ -102,7 +142,10 @@ def _run(args_list: list[str], dashboard: bool) -> int:
 
             return run_dashboard(args_list)
         only = COMMANDS.get(args_list[0])
-        parser = build_parser([only] if only else COMMAND_MODULES)
+        if only is None and args_list in (["-h"], ["--help"]):
+            parser = help_parser()  # the one-line helps, without importing every command module
+        else:
+            parser = build_parser([only] if only else COMMAND_MODULES)
         args = parser.parse_args(args_list)
         return int(args.func(args) or 0)
     except CtxError as exc:
