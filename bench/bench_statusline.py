@@ -11,7 +11,8 @@ times, alternating the cases run by run and taking medians of wall and CPU time:
 * a call after one round was appended (reads only the new bytes);
 * a cold call (the user cache emptied first: reads the file's tail);
 * a call where Claude Code sends its own context_window figures;
-* a call after the session memory file changed (YAML parsed once).
+* a call after ctx-tui changed the session memory file (its notes record read);
+* a call after the session memory file was edited by hand (YAML parsed once).
 
     python bench/bench_statusline.py [--mb 100] [--runs 15]
 """
@@ -33,6 +34,8 @@ from pathlib import Path
 
 import benchlib  # noqa: F401  (puts the project on sys.path)
 from bench_hooks import SESSION, _rows, grow
+
+from ctx_tui.memory.session_store import Note, update_session_memory
 
 
 def _children_cpu() -> float:
@@ -76,6 +79,7 @@ def main() -> None:
         with_cc = json.dumps({**base, "context_window": {"context_window_size": 200_000, "current_usage": {
             "input_tokens": 10, "cache_creation_input_tokens": 500, "cache_read_input_tokens": 90_000}}}).encode()
         appended = [rounds]
+        notes = [0]
 
         def append() -> None:
             appended[0] += 1
@@ -85,6 +89,10 @@ def main() -> None:
         def touch_memory() -> None:
             memory.write_text(memory.read_text() + "\n")
 
+        def note_progress() -> None:  # what the dashboard and the hooks do: a change through session_store
+            notes[0] += 1
+            update_session_memory(project, SESSION, lambda m: m.progress.append(Note(text=f"step {notes[0]}")))
+
         statusline = [str(script), "statusline"]
         cases: list[tuple[str, list[str], bytes, Callable[[], None] | None]] = [
             ("python -c pass (reference)", [sys.executable, "-c", "pass"], b"", None),
@@ -93,7 +101,8 @@ def main() -> None:
             ("statusline, cold (cache emptied)", statusline, stdin,
              lambda: shutil.rmtree(project / "cache", ignore_errors=True)),
             ("statusline, Claude Code's figures on stdin", statusline, with_cc, None),
-            ("statusline, session memory changed", statusline, stdin, touch_memory),
+            ("statusline, memory changed by ctx-tui", statusline, stdin, note_progress),
+            ("statusline, memory edited by hand (YAML)", statusline, stdin, touch_memory),
         ]
         _run(statusline, stdin, env)  # compile bytecode, fill the cache
         print("line:", _run(statusline, stdin, env)[2].decode().strip())

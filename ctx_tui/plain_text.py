@@ -30,28 +30,55 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TextIO
 
-#: Terminal escape sequences, 7-bit (ESC ...) and 8-bit (C1) forms:
-#: CSI (``ESC [`` params final), string sequences (OSC ``ESC ]``, DCS ``ESC P``,
-#: SOS ``ESC X``, PM ``ESC ^``, APC ``ESC _``) up to BEL / ST — or, unterminated,
-#: up to the end of the line — and every other ``ESC`` + intermediates + final byte.
-ESCAPE_SEQUENCE = re.compile(
-    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -/]*[0-~]"
-)
-#: C0 controls except tab and newline, DEL and C1 controls (a lone ESC among them).
-CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Invisible formatting that can hide or reorder text on screen: the Arabic letter
-#: mark, zero-width characters, LRM/RLM, line/paragraph separators, bidi
-#: embeddings/overrides/isolates, word joiner and invisible operators, BOM.
-INVISIBLE_CHARS = re.compile(r"[\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline runs this module
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
+#: The patterns by name, compiled on first use (:func:`pattern`): printable text
+#: needs none of them, and the status line starts a process per message.
+_SOURCES: dict[str, str] = {
+    # Terminal escape sequences, 7-bit (ESC ...) and 8-bit (C1) forms:
+    # CSI (``ESC [`` params final), string sequences (OSC ``ESC ]``, DCS ``ESC P``,
+    # SOS ``ESC X``, PM ``ESC ^``, APC ``ESC _``) up to BEL / ST — or, unterminated,
+    # up to the end of the line — and every other ``ESC`` + intermediates + final byte.
+    "ESCAPE_SEQUENCE": (
+        r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+        r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
+        r"|\x1b[ -/]*[0-~]"
+    ),
+    # C0 controls except tab and newline, DEL and C1 controls (a lone ESC among them).
+    "CONTROL_CHARS": r"[\x00-\x08\x0b-\x1f\x7f-\x9f]",
+    # Invisible formatting that can hide or reorder text on screen: the Arabic letter
+    # mark, zero-width characters, LRM/RLM, line/paragraph separators, bidi
+    # embeddings/overrides/isolates, word joiner and invisible operators, BOM.
+    "INVISIBLE_CHARS": r"[\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]",
+    # Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal acts on or hides:
+    # DEL, C1 controls and invisible formatting (bidi overrides, zero-width, separators).
+    "JSON_RAW_UNSAFE": r"[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]",
+    # Select Graphic Rendition (colour, bold): the only sequences Rich writes for ``ctx-tui stats``.
+    "SGR": r"\x1b\[[0-9;:]*m",
+}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def pattern(name: str) -> re.Pattern[str]:
+    """The compiled pattern ``name`` of :data:`_SOURCES` (also ``plain_text.NAME``)."""
+    compiled = _COMPILED.get(name)
+    if compiled is None:
+        compiled = _COMPILED[name] = re.compile(_SOURCES[name])
+    return compiled
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name in _SOURCES:
+        return pattern(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def strip_escapes(text: str) -> str:
     """``text`` without terminal escape sequences (their parameters removed with them)."""
-    return ESCAPE_SEQUENCE.sub("", text)
+    return pattern("ESCAPE_SEQUENCE").sub("", text)
 
 
 def clean_block(text: str) -> str:
@@ -59,7 +86,7 @@ def clean_block(text: str) -> str:
 
     Invisible formatting characters are kept: the text stays what was written.
     """
-    return CONTROL_CHARS.sub("", strip_escapes(text).replace("\r\n", "\n"))
+    return pattern("CONTROL_CHARS").sub("", strip_escapes(text).replace("\r\n", "\n"))
 
 
 def one_line(text: str, limit: int | None = None) -> str:
@@ -67,9 +94,12 @@ def one_line(text: str, limit: int | None = None) -> str:
 
     Escapes are removed; control and invisible characters become spaces; runs of
     whitespace (newlines included) fold to one space; the ends are trimmed.
+    Printable text (``str.isprintable``: no control, format or separator
+    character, so no escape either) skips the patterns.
     """
-    text = strip_escapes(text)
-    text = INVISIBLE_CHARS.sub(" ", CONTROL_CHARS.sub(" ", text))
+    if not text.isprintable():
+        text = strip_escapes(text)
+        text = pattern("INVISIBLE_CHARS").sub(" ", pattern("CONTROL_CHARS").sub(" ", text))
     text = " ".join(text.split())
     if limit is not None and len(text) > limit:
         return text[: limit - 1].rstrip() + "…" if limit > 1 else "…"[:limit]
@@ -78,12 +108,7 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 def terminal_text(text: str) -> str:
     """``text`` fit for a terminal or a clipboard: lines and tabs kept; no escape, control or invisible character."""
-    return INVISIBLE_CHARS.sub("", clean_block(text))
-
-
-#: Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal acts on or hides:
-#: DEL, C1 controls and invisible formatting (bidi overrides, zero-width, separators).
-_JSON_RAW_UNSAFE = re.compile(r"[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+    return pattern("INVISIBLE_CHARS").sub("", clean_block(text))
 
 
 def json_text(obj: Any, **options: Any) -> str:
@@ -97,11 +122,7 @@ def json_text(obj: Any, **options: Any) -> str:
 
 def escape_json(dumped: str) -> str:
     """JSON text (from ``json`` or ``orjson``) with raw DEL, C1 and invisible characters escaped."""
-    return _JSON_RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
-
-
-#: Select Graphic Rendition (colour, bold): the only sequences Rich writes for ``ctx-tui stats``.
-SGR = re.compile(r"\x1b\[[0-9;:]*m")
+    return pattern("JSON_RAW_UNSAFE").sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
 
 
 class GuardedStream:
@@ -122,8 +143,9 @@ class GuardedStream:
 
     def write(self, text: str) -> int:
         if self._colour and "\x1b[" in text:
-            pieces = SGR.split(text)
-            codes = SGR.findall(text)
+            sgr = pattern("SGR")
+            pieces = sgr.split(text)
+            codes = sgr.findall(text)
             cleaned = terminal_text(pieces[0]) + "".join(c + terminal_text(p) for c, p in zip(codes, pieces[1:]))
         else:
             cleaned = terminal_text(text)

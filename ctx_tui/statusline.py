@@ -19,7 +19,12 @@ shortened, then dropped, from the least important):
 2. a handoff hint once usage passes ``window.handoff_threshold``;
 3. high-importance tracked items that are decayed or out of context, as the
    last analysis of the session recorded them (the dashboard, ``detect-decay``,
-   the hooks' jobs): their count and the riskiest one, shortened;
+   the hooks' jobs): their count and the riskiest one, shortened, said to be
+   "at last check". The status line does not analyse the transcript itself:
+   finding references costs the analysis 0.5 s CPU on a 0.8 MB session and
+   grows with it (``detect-decay``), 20x and more a Python start. Items
+   referenced since the check are not counted (their references are
+   recorded); items that decayed since appear after the next analysis;
 4. promotions waiting for approval.
 
 Speed: one small cache file per session (user cache dir) holds the transcript's
@@ -27,8 +32,11 @@ byte offset and identity (device, inode, size, mtime) with the figure read so
 far, and the digest of the session memory and config files it summarised; a
 call stats those files and reads only the bytes appended since. A file that
 shrank, was replaced, or whose bytes before the offset changed is read cold
-(from its tail). YAML is imported only when the session memory or config file
-changed. Nothing else is imported: no pydantic, no Rich, no Textual.
+(from its tail). When the session memory file changed, its summary comes from
+the notes record ctx-tui writes beside it (:mod:`ctx_tui.memory.session_notes`,
+trusted only while the YAML has the bytes it was written for); YAML is
+imported only for a file edited by hand or a changed config file. Nothing else
+is imported: no pydantic, no Rich, no Textual, not even ``typing``.
 
 Whatever goes wrong, the command prints a short neutral line and exits 0: a
 status line must never break the status bar.
@@ -41,8 +49,8 @@ import os
 import stat
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
 if TYPE_CHECKING:
     from typing import Any
 
@@ -57,7 +65,8 @@ CACHE_VERSION = 1
 CACHE_DIR = "statusline"
 DEFAULT_HANDOFF = 0.8
 DEFAULT_WIDTH = 100
-HIGH_TYPES = frozenset({"goal", "constraint", "user_preference", "critical_info"})
+#: memory.session_notes.status_summary of no session memory (not imported for it).
+NO_MEMORY = {"pending": 0, "flagged": 0, "top": None}
 SEPARATOR = " · "
 #: ANSI SGR codes per role.
 COLORS = {"ok": "32", "warn": "33", "alert": "1;31", "dim": "2", "item": "33", "pending": "36"}
@@ -136,42 +145,6 @@ def _load_yaml(path: str) -> Any:
         return yaml.load(fh.read(4 << 20), Loader=loader)  # noqa: S506 - a safe loader
 
 
-def _max_round(rounds: Any) -> int:
-    return max((r for r in rounds if isinstance(r, int)), default=0) if isinstance(rounds, list) else 0
-
-
-def summarise_memory(data: Any) -> dict[str, Any]:
-    """From a session memory mapping: pending promotions and the flagged high-importance items.
-
-    An item counts as flagged when the last analysis recorded it decayed or out
-    of context (``decay_reported``: ``"<state>@<last seen round>"``) and no
-    reference was recorded after that round (a restatement is one).
-    """
-    data = data if isinstance(data, dict) else {}
-    promotions = data.get("promotions")
-    pending = sum(1 for p in promotions if isinstance(p, dict) and p.get("status", "pending") == "pending") if isinstance(promotions, list) else 0
-    reported = data.get("decay_reported")
-    if not isinstance(reported, dict):
-        reported = {}
-    flagged: list[dict[str, Any]] = []
-    items = data.get("items") if isinstance(data.get("items"), list) else []
-    for item in items:
-        if not isinstance(item, dict) or item.get("dismissed") or not isinstance(item.get("content"), str):
-            continue
-        importance = item.get("importance") or ("high" if item.get("type") in HIGH_TYPES else None)
-        state = reported.get(item.get("id"))
-        if importance != "high" or not isinstance(state, str) or "@" not in state:
-            continue
-        kind, _, seen = state.partition("@")
-        seen_round = int(seen) if seen.isdigit() else 0
-        if _max_round(item.get("referenced_rounds")) > seen_round:
-            continue  # referenced (or restated) since it was flagged
-        flagged.append({"content": item["content"], "out_of_context": kind == "out-of-context", "seen": seen_round})
-    # Riskiest first: out of context, then the longest unseen.
-    flagged.sort(key=lambda f: (not f["out_of_context"], f["seen"]))
-    return {"pending": pending, "flagged": len(flagged), "top": flagged[0]["content"] if flagged else None}
-
-
 def summarise_config(layers: list[Any]) -> dict[str, Any]:
     """``window.handoff_threshold`` and ``window.sizes`` from the config layers (later wins); bad values ignored.
 
@@ -199,17 +172,24 @@ def _cached_summary(cached: Any, stamp: Any, build: Any) -> dict[str, Any]:
 
 def _memory_entry(project: str, session_id: str | None, cached: Any) -> dict[str, Any]:
     if not session_id:
-        return {"stamp": None, "summary": summarise_memory(None)}
+        return {"stamp": None, "summary": dict(NO_MEMORY)}
     path = os.path.join(project, ".ctx", "sessions", usercache.safe_stem(session_id) + ".yaml")
     stamp = _file_stamp(path)
 
     def build() -> dict[str, Any]:
         if stamp is None:
-            return summarise_memory(None)
+            return dict(NO_MEMORY)
+        from pathlib import Path
+
+        from ctx_tui.memory.session_notes import read_status, status_summary
+
+        recorded = read_status(Path(path))  # written by ctx-tui: its notes record, no YAML
+        if recorded is not None:
+            return recorded
         try:
-            return summarise_memory(_load_yaml(path))
+            return status_summary(_load_yaml(path))
         except Exception:  # a damaged file: the dashboard says why; the status line shows nothing of it
-            return summarise_memory(None)
+            return dict(NO_MEMORY)
 
     return _cached_summary(cached, [path, stamp], build)
 
@@ -357,7 +337,8 @@ def _parts(status: dict[str, Any]) -> list[tuple[str, list[str]]]:
     flagged = status["decayed_high"]
     if flagged:
         top = one_line(status["top_decayed"] or "")
-        parts.append(("item", [f"{flagged} fading: {top}", f"{flagged} fading"]))
+        # as the last analysis recorded them: the status line does not analyse (see the module doc)
+        parts.append(("item", [f"{flagged} fading at last check: {top}", f"{flagged} fading at last check"]))
     pending = status["pending_promotions"]
     if pending:
         noun = "promotion" if pending == 1 else "promotions"

@@ -25,9 +25,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
 
 from ctx_tui.errors import CtxError
+
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): the status line and the hooks import this module
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 try:
     import fcntl

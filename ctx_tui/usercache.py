@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
 if TYPE_CHECKING:
     from typing import Any
 

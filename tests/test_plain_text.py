@@ -90,3 +90,26 @@ def test_one_line_never_leaves_escapes_or_controls(text: str) -> None:
 def test_clean_block_output_has_only_newline_and_tab_controls(text: str) -> None:
     out = clean_block(text)
     assert not any((ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in out)
+
+
+def test_printable_text_holds_nothing_the_patterns_act_on() -> None:
+    """one_line skips the patterns for ``str.isprintable()`` text: exact only if no character they act on is printable.
+
+    Every class of the patterns lies in the Basic Multilingual Plane, so its code points are checked one by one.
+    """
+    from ctx_tui import plain_text
+
+    for name in ("CONTROL_CHARS", "INVISIBLE_CHARS", "JSON_RAW_UNSAFE"):
+        matched = [chr(c) for c in range(0x10000) if plain_text.pattern(name).fullmatch(chr(c))]
+        assert matched and not [c for c in matched if c.isprintable()], name
+    escape = plain_text.pattern("ESCAPE_SEQUENCE")
+    starts = [chr(c) for c in range(0x10000) if escape.match(chr(c) + "[0m\x07")]  # every sequence's first character
+    assert "\x1b" in starts and not [c for c in starts if c.isprintable()]
+
+
+@given(st.text())
+def test_the_printable_fast_path_is_the_patterns_answer(text: str) -> None:
+    from ctx_tui import plain_text
+
+    slow = plain_text.pattern("INVISIBLE_CHARS").sub(" ", plain_text.pattern("CONTROL_CHARS").sub(" ", strip_escapes(text)))
+    assert one_line(text) == " ".join(slow.split())

@@ -216,7 +216,7 @@ def test_escapes_in_the_memory_file_never_reach_the_bar(tmp_path: Path) -> None:
     status = statusline.compute({"session_id": "s1", "cwd": str(tmp_path)})
     line = statusline.render(status, 100, color=True)
     assert "]52" not in line and "\x07" not in line and "[31m" not in line
-    assert "1 fading: Never push red" in line
+    assert "1 fading at last check: Never push red" in line
 
 
 def test_fading_items_and_pending_promotions(tmp_path: Path) -> None:
@@ -243,7 +243,7 @@ def test_fading_items_and_pending_promotions(tmp_path: Path) -> None:
     status = statusline.compute(data)
     assert (status["decayed_high"], status["top_decayed"], status["pending_promotions"]) == (2, "Never push to main without a review", 1)
     assert statusline.render(status, 200, color=False) == (
-        "ctx 47.6% 95.2k/200k reported · 2 fading: Never push to main without a review · 1 promotion pending"
+        "ctx 47.6% 95.2k/200k reported · 2 fading at last check: Never push to main without a review · 1 promotion pending"
     )
     write("3, 9")  # referenced after it was flagged: no longer fading
     status = statusline.compute(data)
@@ -260,13 +260,13 @@ def test_the_line_fits_the_width_and_keeps_the_usage() -> None:
     full = statusline.render(status, 500, color=False)
     assert full == (
         "ctx 85.3% 170.6k/200k reported · handoff suggested: ctx-tui handoff · "
-        "3 fading: Never push to main without a review by someone from the platform team · 2 promotions pending"
+        "3 fading at last check: Never push to main without a review by someone from the platform team · 2 promotions pending"
     )
     for width in (10, 20, 30, 45, 60, 80, 100, 140):
         line = statusline.render(status, width, color=False)
         assert len(line) <= max(width, 8), (width, line)
         assert line.startswith("ctx 85"), line
-    assert "fading: Never push" in statusline.render(status, 110, color=False)
+    assert "fading at last check: Never push" in statusline.render(status, 120, color=False)
     coloured = statusline.render(status, 500, color=True)
     assert ESC in coloured and "\x1b[1;31m" in coloured  # past the handoff threshold: alert colour
 
@@ -280,16 +280,62 @@ def test_no_color_env_and_flag(tmp_path: Path) -> None:
     assert len(_run_cli(stdin, "--no-color", "--width", "12", env=env).stdout.decode().strip()) <= 12
 
 
-def test_the_fast_path_imports_nothing_heavy(tmp_path: Path) -> None:
+HEAVY = ("pydantic", "yaml", "rich", "textual", "tiktoken", "orjson", "argparse", "typing", "ctx_tui.config")
+
+
+def _heavy_modules(stdin: bytes, cache: Path, cwd: Path | None = None) -> list[str]:
     code = (
         "import sys; from ctx_tui.cli import main; main(['statusline', '--no-color']); "
-        "heavy = [m for m in ('pydantic', 'yaml', 'rich', 'textual', 'tiktoken', 'orjson', 'argparse', 'ctx_tui.config') if m in sys.modules]; "
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]; "
         "print('HEAVY', heavy)"
     )
+    done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, timeout=60, cwd=cwd,
+                          env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    last = done.stdout.decode().splitlines()[-1]
+    assert last.startswith("HEAVY "), done.stdout + done.stderr
+    return json.loads(last.removeprefix("HEAVY ").replace("'", '"'))
+
+
+def test_the_fast_path_imports_nothing_heavy(tmp_path: Path) -> None:
     stdin = json.dumps({"transcript_path": str(fixture(CLAUDE_COMPACTED))}).encode()
-    done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, timeout=60,
-                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "c")})
-    assert done.stdout.decode().splitlines()[-1] == "HEAVY []", done.stdout + done.stderr
+    assert _heavy_modules(stdin, tmp_path / "c") == []
+
+
+def test_a_memory_file_written_by_ctx_tui_is_summarised_without_yaml(tmp_path: Path) -> None:
+    """The notes record session_store writes gives the summary the YAML gives, without PyYAML."""
+    import yaml
+
+    from ctx_tui.memory import session_notes
+    from ctx_tui.memory.items import TrackedItem
+    from ctx_tui.memory.session_store import Promotion, update_session_memory
+    from ctx_tui.paths import session_memory_path
+
+    def change(memory) -> None:
+        for item_id, kind, content in (("g", "goal", "Ship the sync engine"), ("c", "constraint", "Never push to main"),
+                                       ("d", "decision", "Use SQLite")):
+            memory.upsert_item(TrackedItem(id=item_id, type=kind, content=content, entered_round=1))
+        memory.decay_reported.update({"g": "decayed@1", "c": "out-of-context@2", "d": "decayed@1"})
+        memory.promotions.append(Promotion(item_id="d", type="decision", content="Use SQLite"))
+
+    update_session_memory(tmp_path, "s1", change)
+    path = session_memory_path(tmp_path, "s1")
+    expected = {"pending": 1, "flagged": 2, "top": "Never push to main"}
+    assert session_notes.status_summary(yaml.safe_load(path.read_text())) == expected
+    assert session_notes.read_status(path) == expected
+    stdin = json.dumps({"session_id": "s1", "cwd": str(tmp_path)}).encode()
+    assert _heavy_modules(stdin, tmp_path / "c") == []
+    assert statusline.compute({"session_id": "s1", "cwd": str(tmp_path)})["decayed_high"] == 2
+
+    path.write_text(path.read_text().replace("status: pending", "status: approved"))  # by hand: the YAML is read
+    assert session_notes.read_status(path) is None
+    assert _heavy_modules(stdin, tmp_path / "c2") == ["yaml"]
+    assert statusline.compute({"session_id": "s1", "cwd": str(tmp_path)})["pending_promotions"] == 0
+
+
+def test_no_memory_is_the_summary_of_nothing() -> None:
+    from ctx_tui.memory.session_notes import status_summary
+
+    assert statusline.NO_MEMORY == status_summary(None) == status_summary({"items": "x", "promotions": 3})
 
 
 # -- install ------------------------------------------------------------------------------------

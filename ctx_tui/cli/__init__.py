@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ctx_tui import __version__
 from ctx_tui.errors import CtxError  # config.ConfigError is one too
+
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms of every start)
 
 if TYPE_CHECKING:
     import argparse

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ctx_tui.errors import CtxError
 from ctx_tui.lru import LruCache
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
-from ctx_tui.memory.session_notes import NOTE_LISTS, write_notes
+from ctx_tui.memory.session_notes import write_notes
 from ctx_tui.paths import SESSIONS_DIR, session_memory_path, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
 from ctx_tui.window_model import SessionLike
@@ -248,8 +248,8 @@ def load_session_memory(project: Path, session_id: str) -> SessionMemory:
     return _read(session_memory_path(project, session_id), session_id)
 
 
-def dump_session_memory(memory: SessionMemory) -> str:
-    return yaml.dump(memory.model_dump(mode="json"), Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100)
+def _yaml_text(data: dict[str, Any]) -> str:
+    return yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100)
 
 
 def update_session_memory(
@@ -269,8 +269,9 @@ def update_session_memory(
         memory.updated_at = now_iso()
         # Validate what fn produced before it reaches the disk.
         memory = SessionMemory.model_validate(memory.model_dump())
-        text = dump_session_memory(memory)
+        data = memory.model_dump(mode="json")
+        text = _yaml_text(data)
         write_atomic(path, text)
-        write_notes(path, text, {name: [note.text for note in getattr(memory, name)] for name in NOTE_LISTS})
+        write_notes(path, text, data)
         _PARSED.put(path, (text, memory.model_dump()))
     return memory

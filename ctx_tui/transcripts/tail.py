@@ -35,9 +35,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # not imported at run time: the status line pays for every import
+TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
+if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
