@@ -9,9 +9,9 @@ times, alternating the cases run by run and taking medians of wall and CPU time:
 * ``python -c pass`` with the same interpreter (the reference);
 * a call with the cache warm and the file unchanged;
 * a call after one round was appended (reads only the new bytes);
-* a cold call (the user cache emptied first: reads the file's tail);
 * a call where Claude Code sends its own context_window figures;
 * a call after ctx-tui changed the session memory file (its notes record read);
+* a cold call (the user cache emptied first: reads the file's tail);
 * a call after the session memory file was edited by hand (YAML parsed once).
 
     python bench/bench_statusline.py [--mb 100] [--runs 15]
@@ -98,10 +98,12 @@ def main() -> None:
             ("python -c pass (reference)", [sys.executable, "-c", "pass"], b"", None),
             ("statusline, warm cache, file unchanged", statusline, stdin, None),
             ("statusline, one round appended", statusline, stdin, append),
-            ("statusline, cold (cache emptied)", statusline, stdin,
-             lambda: shutil.rmtree(project / "cache", ignore_errors=True)),
             ("statusline, Claude Code's figures on stdin", statusline, with_cc, None),
             ("statusline, memory changed by ctx-tui", statusline, stdin, note_progress),
+            # after a change by ctx-tui, so that the memory is summarised from its notes record as a new
+            # session's first call does (a hand edit comes next: YAML, the case below)
+            ("statusline, cold (cache emptied)", statusline, stdin,
+             lambda: shutil.rmtree(project / "cache", ignore_errors=True)),
             ("statusline, memory edited by hand (YAML)", statusline, stdin, touch_memory),
         ]
         _run(statusline, stdin, env)  # compile bytecode, fill the cache
