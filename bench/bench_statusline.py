@@ -14,6 +14,9 @@ times, alternating the cases run by run and taking medians of wall and CPU time:
 * a cold call (the user cache emptied first: reads the file's tail);
 * a call after the session memory file was edited by hand (YAML parsed once).
 
+Children run with their bytecode cached, as an installed ctx-tui does
+(``benchlib.child_env``).
+
     python bench/bench_statusline.py [--mb 100] [--runs 15]
 """
 
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
 import statistics
@@ -32,7 +34,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import benchlib  # noqa: F401  (puts the project on sys.path)
+import benchlib  # puts the project on sys.path
 from bench_hooks import SESSION, _rows, grow
 
 from ctx_tui.memory.session_store import Note, update_session_memory
@@ -73,7 +75,7 @@ def main() -> None:
             "  content: Never push to main without a review\n  entered_round: 1\n  referenced_rounds: []\n"
             "decay_reported:\n  no-push: decayed@1\npromotions: []\n"
         )
-        env = {**os.environ, "XDG_CACHE_HOME": str(project / "cache"), "NO_COLOR": "1"}
+        env = benchlib.child_env(XDG_CACHE_HOME=str(project / "cache"), NO_COLOR="1")
         base = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(project)}
         stdin = json.dumps(base).encode()
         with_cc = json.dumps({**base, "context_window": {"context_window_size": 200_000, "current_usage": {

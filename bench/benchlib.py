@@ -7,6 +7,7 @@ Each script runs as ``python bench/bench_<name>.py``, so this folder is on
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -23,4 +24,20 @@ from conftest import (  # noqa: E402  (one list of fixture names, for the tests 
     FIXTURES,
 )
 
-__all__ = ["CLAUDE_COMPACTED", "CLAUDE_SIDECHAIN", "CODEX_FULL", "CODEX_REDACTED", "FIXTURES", "ROOT"]
+__all__ = ["CLAUDE_COMPACTED", "CLAUDE_SIDECHAIN", "CODEX_FULL", "CODEX_REDACTED", "FIXTURES", "ROOT", "child_env"]
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a timed child process: ``os.environ`` plus ``extra``, bytecode written.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set (the shell these benches were first
+    run in had it, and a fresh worktree has no ``__pycache__``), a child
+    compiles every ctx_tui module it imports from source on every run, while
+    the reference ``python -c pass`` loads the standard library's compiled
+    bytecode. An installed ctx-tui has its bytecode (pip compiles it; an
+    editable install writes it on first use), so the variable is dropped and
+    the caller's first, untimed run writes the bytecode.
+    """
+    env = {**os.environ, **extra}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
