@@ -351,6 +351,8 @@ async def test_cold_open_shows_progress_until_the_first_snapshot(tmp_path: Path,
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not screen.query_one("#loading").display and screen.query_one("#body").display
+        # at rest nothing redraws by itself (the hidden spinner's 16 refreshes a second went with it)
+        assert [w for w in screen.walk_children() if w.auto_refresh] == []
 
 
 def test_snapshot_is_immutable() -> None:

@@ -163,7 +163,9 @@ class DashboardScreen(Screen[None]):
     def show_snapshot(self, snapshot: Snapshot, following: bool) -> None:
         first = self._snapshot is None
         self._snapshot = snapshot
-        self.loading_view.display = False
+        if self.loading_view.display:
+            self.loading_view.display = False
+            self.loading_spinner.remove()  # hidden, it would go on waking up 16 times a second
         self.panels.display = True
         state = snapshot.state
         self.session_bar.show(state.meta, snapshot.changed_at, following)
