@@ -26,14 +26,18 @@ if TYPE_CHECKING:  # the config model and the screens of their own load when fir
     from ctx_tui.config import Config
     from ctx_tui.catalog import SessionInfo
 
-#: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS.
+#: watchfiles batching: wait this long for a burst to settle, checking every STEP_MS
+#: (watchfiles' own default step: the watcher takes the GIL at each step, idle or not).
 DEBOUNCE_MS = 60
-STEP_MS = 20
+STEP_MS = 50
 #: When the system's file notifications fail, the watcher polls at this interval instead.
 POLL_MS = 200
-#: The watcher wakes up at least this often; the first wake-up after it starts reads
-#: what was appended between the previous read and the start of the watch.
+#: The first wake-up after a watch starts reads what was appended between the previous
+#: read and the start of the watch: CATCH_UP_MS after the first watch starts, then (the
+#: watch restarted with the longer wait, so that a dashboard at rest wakes up rarely)
+#: IDLE_WAKE_MS after each later one.
 CATCH_UP_MS = 500
+IDLE_WAKE_MS = 5000
 
 
 #: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, the flow screens', the picker's and metrics'.
@@ -119,6 +123,7 @@ class DashboardApp(App[None]):
             self.post_message(UsageKnown(usage, feed.handoff_threshold()))
         self._post(await asyncio.to_thread(feed.read), feed)
         polling = False
+        wake_ms = CATCH_UP_MS
         while self.follow:
             dirs = feed.watched_dirs()
             if not dirs:
@@ -134,7 +139,7 @@ class DashboardApp(App[None]):
                     recursive=False,
                     force_polling=polling,
                     poll_delay_ms=POLL_MS,
-                    rust_timeout=CATCH_UP_MS,
+                    rust_timeout=wake_ms,
                     yield_on_timeout=True,
                 ):
                     if not changes and caught_up:
@@ -144,6 +149,9 @@ class DashboardApp(App[None]):
                     self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}), feed)
                     if feed.watched_dirs() != dirs:
                         break  # a watched folder appeared or vanished: watch the new set
+                    if wake_ms != IDLE_WAKE_MS:
+                        wake_ms = IDLE_WAKE_MS
+                        break  # caught up: watch again, waking up rarely
             except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit is reached
                 if polling:
                     self.post_message(SourceProblem(f"cannot watch the files any more: {exc}"))
