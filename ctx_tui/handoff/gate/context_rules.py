@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 
 from ctx_tui.handoff.gate.concrete import anchor_tokens
 from ctx_tui.handoff.gate.draft_view import HINTS, DraftView
@@ -90,30 +91,36 @@ def _filler(view: DraftView, text: str, spans: list[tuple[int, int]], starts: li
     return False
 
 
-def _restates(sentence: str, task_stems: set[str]) -> bool:
+@lru_cache(maxsize=2048)
+def _restates(sentence: str, task_stems: frozenset[str]) -> bool:
     stems = [stem(w) for w in content_words(sentence)]
     return len(stems) >= 2 and sum(s in task_stems for s in stems) >= RESTATE_SHARE * len(stems)
+
+
+@lru_cache(maxsize=2048)
+def _shows_state(sentence: str, things: tuple[str, ...]) -> bool:
+    """The sentence shows what is done, broken or pending, with evidence (cached: the form asks again at
+    every keystroke, and all but the sentence being typed are the same)."""
+    lower = sentence.lower()
+    return bool(
+        has_evidence(sentence)
+        or (things and PENDING.search(lower))  # "the resend view is a stub", "still uses DATABASE_URL"
+        or (any(" " in t or "`" in sentence for t in things)
+            and (RESULT_WORD.search(lower)  # "`make test` is green"
+                 or _COUNT.search(CODE_SPAN.sub("", sentence))))  # a command and a count, in any language
+    )
 
 
 def _state(view: DraftView, text: str, spans: list[tuple[int, int]], starts: list[int],
            found: list[tuple[int, str]]) -> None:
     """Names alone are not state: some sentence must show what is done, broken or pending, with evidence."""
-    task_stems = {stem(w) for w in content_words(view.task_text("assigned_task"))}
+    task_stems = frozenset(stem(w) for w in content_words(view.task_text("assigned_task")))
     by_sentence: dict[int, list[str]] = {}
     for offset, thing in found:
         by_sentence.setdefault(bisect_right(starts, offset) - 1, []).append(thing)
     sentences = [text[a:b] for a, b in spans]
     for index, sentence in enumerate(sentences):
-        things = by_sentence.get(index, [])
-        lower = sentence.lower()
-        shows_state = (
-            has_evidence(sentence)
-            or (things and PENDING.search(lower))  # "the resend view is a stub", "still uses DATABASE_URL"
-            or (any(" " in t or "`" in sentence for t in things)
-                and (RESULT_WORD.search(lower)  # "`make test` is green"
-                     or _COUNT.search(CODE_SPAN.sub("", sentence))))  # a command and a count, in any language
-        )
-        if shows_state and not (task_stems and _restates(sentence, task_stems)):
+        if _shows_state(sentence, tuple(by_sentence.get(index, ()))) and not (task_stems and _restates(sentence, task_stems)):
             return
     restating_words = sum(len(s.split()) for s in sentences if task_stems and _restates(s, task_stems))
     field = "continuation_context"

@@ -96,15 +96,20 @@ CONDITION = re.compile(r"\b(?:once|after|when|as soon as|if|unless)\b", re.IGNOR
 # -- blockers in prose --------------------------------------------------------------------------
 
 #: A prohibition with a condition ("nothing can go to staging until ...") or a freeze / wait.
-PROSE_BLOCKER = re.compile(
-    r"\b(?:(?:can(?:no|')?t|can not|cannot|must ?n[o']t|do ?n[o']t|should ?n[o']t|may not|(?:is|are) not allowed"
+_PROSE_BLOCKER = (
+    r"(?:(?:can(?:no|')?t|can not|cannot|must ?n[o']t|do ?n[o']t|should ?n[o']t|may not|(?:is|are) not allowed"
     r"|nothing (?:can|may|should|is allowed to)|no(?: \S+){1,4}? (?:is |are )?(?:allowed|permitted)"
     r"|^no\b|\bno(?= \w+ \w+ until))"
     r"[^.;]*?\b(?:until|before|unless|till|pending|while)\b"
     r"|(?:is|are|stays?|remains?) (?:blocked|frozen|on hold)|blocked (?:by|on|until)|(?:code|write|deploy|release|change) freeze"
-    r"|not allowed|waits? (?:for|on)|waiting (?:for|on))",
-    re.IGNORECASE | re.MULTILINE,
+    r"|not allowed|waits? (?:for|on)|waiting (?:for|on))"
 )
+PROSE_BLOCKER = re.compile(r"\b" + _PROSE_BLOCKER, re.IGNORECASE | re.MULTILINE)
+#: The same matches, found in the lower-cased text twice as fast (every phrase starts with a letter;
+#: IGNORECASE folds case at every step). Lower-casing matches as IGNORECASE does but for İ, ı and ſ.
+PROSE_BLOCKER_LOWER = re.compile(r"\b(?=[a-z])" + _PROSE_BLOCKER, re.MULTILINE)
+#: Letters IGNORECASE matches to a-z where lower-casing does not (İ, ı, ſ).
+FOLDS_APART = re.compile("[\u0130\u0131\u017f]")
 #: Where the condition of a prohibition starts: the blocked activity comes before it.
 CONDITION_START = re.compile(r"\b(?:until|before|unless|till|pending|while|waits? (?:for|on)|waiting (?:for|on)|blocked (?:by|on|until)|:)\s", re.IGNORECASE)
 #: Words too common to say that two texts are about the same thing.
