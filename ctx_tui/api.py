@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ctx_tui import audit
 from ctx_tui.compress.core import STRATEGIES, compress_text
 from ctx_tui.compress.facts import ItemLike
-from ctx_tui.compress.window_text import SOURCES, parse_sections, render_entries
+from ctx_tui.transcripts.render import SOURCES, parse_sections, render_entries
 from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files, safe_name, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic

@@ -31,7 +31,6 @@ from typing import Any
 
 from ctx_tui import audit
 from ctx_tui.compress.scoring import BM25, terms
-from ctx_tui.compress.window_text import tool_command
 from ctx_tui.config import Config, load_config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.schema import HandoffReadError, read_handoff
@@ -41,6 +40,7 @@ from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import NOTE_FIELDS, SessionMemory, load_session_memory, session_id_of, sessions_dir
 from ctx_tui.memory.tiers import INSTRUCTION_FILES, Tier
 from ctx_tui.storage import read_regular
+from ctx_tui.transcripts.activity import tool_command
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
 

@@ -7,7 +7,7 @@ import json
 from ctx_tui.compress.blocks import sentences, split_blocks
 from ctx_tui.compress.facts import extract_facts, measure_retention
 from ctx_tui.compress.focus import MAX_CHARS, compact_line
-from ctx_tui.compress.window_text import fence, parse_sections, render_entries
+from ctx_tui.transcripts.render import fence, parse_sections, render_entries
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.transcripts.model import Entry, Kind
 

@@ -9,14 +9,9 @@ from typing import Any
 from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, CODEX_FULL, fixture
 from ctx_tui.config import Config
 from ctx_tui.handoff.gate import check_handoff
-from ctx_tui.handoff.prefill import (
-    latest_plan,
-    matching_contracts,
-    prefill_from_session,
-    prefill_handoff,
-    relative_to_root,
-)
+from ctx_tui.handoff.prefill import matching_contracts, prefill_from_session, prefill_handoff
 from ctx_tui.memory.session_store import Decision, Note, session_memory_path, update_session_memory
+from ctx_tui.transcripts.activity import latest_plan, relative_to_root
 from ctx_tui.transcripts.model import Entry, Format, Kind, SessionMeta
 from ctx_tui.window import Session
 

@@ -27,7 +27,7 @@ _HOMES = {
     "measure_retention": "facts",
     "compact_line": "focus",
     "compress_window": "window",
-    "render_entries": "window_text",
+    "render_entries": "ctx_tui.transcripts.render",
 }
 __all__ = sorted(_HOMES)
 
@@ -41,13 +41,13 @@ if TYPE_CHECKING:  # `X as X`: re-exported for the type checker too
     from ctx_tui.compress.facts import measure_retention as measure_retention
     from ctx_tui.compress.focus import compact_line as compact_line
     from ctx_tui.compress.window import compress_window as compress_window
-    from ctx_tui.compress.window_text import render_entries as render_entries
+    from ctx_tui.transcripts.render import render_entries as render_entries
 
 
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'ctx_tui.compress' has no attribute {name!r}")
-    value = getattr(import_module(f"ctx_tui.compress.{home}"), name)
+    value = getattr(import_module(home if "." in home else f"ctx_tui.compress.{home}"), name)
     globals()[name] = value
     return value

@@ -28,7 +28,7 @@ from ctx_tui.compress.select import TokenEstimate
 from ctx_tui.compress.semantic import plan_semantic
 from ctx_tui.compress.summary import plan_summary
 from ctx_tui.compress.truncate import truncate
-from ctx_tui.compress.window_text import conversation_text
+from ctx_tui.transcripts.render import conversation_text
 from ctx_tui.errors import CtxError
 from ctx_tui.kinds import PRESERVED_BY_DEFAULT
 from ctx_tui.tokens import count_tokens

@@ -46,7 +46,7 @@ from ctx_tui.compress.facts import (
 from ctx_tui.compress.scoring import BM25, terms
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
 from ctx_tui.compress.summary import error_line
-from ctx_tui.compress.window_text import parse_sections
+from ctx_tui.transcripts.render import parse_sections
 
 CENTROID_TERMS = 40
 GAP = "[…]"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
 from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, carried_facts, stated_type
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
-from ctx_tui.compress.window_text import fence, parse_sections
+from ctx_tui.transcripts.render import fence, parse_sections
 
 SECTIONS = (
     ("tracked", "Tracked items"),

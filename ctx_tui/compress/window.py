@@ -8,7 +8,7 @@ from pathlib import Path
 from ctx_tui import audit
 from ctx_tui.compress.core import CompressionResult, compress_text
 from ctx_tui.compress.facts import ItemLike
-from ctx_tui.compress.window_text import SOURCES, render_entries
+from ctx_tui.transcripts.render import SOURCES, render_entries
 from ctx_tui.config import Config
 from ctx_tui.memory.session_store import (
     NOTE_FIELDS,

@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, importance_for, normalise_content
+from ctx_tui.transcripts.activity import PLAN_TOOLS
 from ctx_tui.transcripts.model import Entry, Kind
 
 MAX_CONTENT = 300
@@ -457,7 +458,6 @@ def _make(kind: ItemType, content: str, entry: Entry, rationale: str = "", files
 
 # -- plans -------------------------------------------------------------------------------
 
-_PLAN_TOOLS = {"TodoWrite": ("todos", "content"), "update_plan": ("plan", "step")}
 _DONE, _ACTIVE = frozenset({"completed", "done", "complete"}), frozenset({"in_progress", "in progress", "active"})
 
 
@@ -468,7 +468,7 @@ def _plan_progress(entry: Entry) -> str | None:
     stands (the references matcher weighs numbers as identifiers), and what is
     in progress comes first so a long plan's bound keeps it.
     """
-    keys = _PLAN_TOOLS.get(entry.tool_name or "")
+    keys = PLAN_TOOLS.get(entry.tool_name or "")
     if keys is None:
         return None
     list_key, text_key = keys
@@ -527,7 +527,7 @@ class _Extractor:
             for statement in _statements("assistant", entry.text):
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
             self.last_assistant = entry.text
-        elif kind is Kind.TOOL_CALL and entry.tool_name in _PLAN_TOOLS:
+        elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
             if progress:
                 self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctx_tui.plain_text import clean_block
+from ctx_tui.transcripts.activity import PATH_KEYS, tool_command, tool_path
 from ctx_tui.transcripts.model import Entry, Kind
 
 SOURCES = ("session", "tools")
@@ -33,8 +34,6 @@ _HEADING_RE = re.compile(
     r"(?::\s*(?P<tool>[^(·\n]*?))?(?P<error> \(error\))?(?: · round (?P<round>\d+))?\s*$",
     re.M,
 )
-_COMMAND_KEYS = ("command", "cmd")
-_PATH_KEYS = ("file_path", "path", "notebook_path")
 
 
 def source_of(entry: Entry) -> str | None:
@@ -51,32 +50,6 @@ def fence(text: str, lang: str = "") -> str:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     marker = "`" * max(3, longest + 1)
     return f"{marker}{lang}\n{text.rstrip()}\n{marker}"
-
-
-def tool_command(tool_input: dict[str, Any] | None) -> str | None:
-    """The shell command of a tool call, when it is one (Claude ``Bash``, Codex ``shell``/``exec_command``)."""
-    if not tool_input:
-        return None
-    for key in _COMMAND_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            if len(value) >= 3 and value[0] in ("bash", "sh", "zsh") and value[1] in ("-c", "-lc"):
-                return str(value[2]).strip()
-            return " ".join(value)
-    return None
-
-
-def tool_path(tool_input: dict[str, Any] | None) -> str | None:
-    """The file a tool call reads or writes, when it names one."""
-    if not tool_input:
-        return None
-    for key in _PATH_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
 
 
 def _render_call(entry: Entry) -> str:
@@ -96,7 +69,7 @@ def _render_call(entry: Entry) -> str:
         lines.append(fence(new))
         return "\n".join(lines)
     if path and len(inp) <= 3:
-        rest = {k: v for k, v in inp.items() if k not in _PATH_KEYS}
+        rest = {k: v for k, v in inp.items() if k not in PATH_KEYS}
         return f"{name.lower()} {path}" + (f" {json.dumps(rest, ensure_ascii=False)}" if rest else "")
     if isinstance(inp.get("input"), str):  # Codex custom tool calls (apply_patch)
         return fence(inp["input"], "patch" if "patch" in name else "")
