@@ -35,7 +35,7 @@ from benchlib import CLAUDE_COMPACTED, CLAUDE_SIDECHAIN, CODEX_FULL, FIXTURES
 from ctx_tui.api import handle
 from ctx_tui.compress import compress_text
 from ctx_tui.compress.scoring import BM25, terms
-from ctx_tui.compress.window import window_text
+from ctx_tui.compress.session import window_text
 from ctx_tui.config import Config
 from ctx_tui.retrieve import build_index
 from ctx_tui.tokens import count_tokens

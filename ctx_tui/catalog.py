@@ -44,7 +44,7 @@ class SessionInfo:
     context_window: int
     usage_pct: float | None
     estimated: bool
-    window_source: str  # as ctx_tui.window_model.WindowSource
+    window_source: str  # as ctx_tui.window_state.WindowSource
     modified: float  # last write, epoch seconds
     size: int  # bytes
     error: str | None = None  # why the figure could not be read

@@ -20,7 +20,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.kinds import PRESERVED_BY_DEFAULT, ItemType
 from ctx_tui.paths import PROJECT_CONFIG, project_config_path, user_config_path
 from ctx_tui.storage import read_regular
-from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
+from ctx_tui.window_state import AUTOCOMPACT_THRESHOLD, HANDOFF_THRESHOLD
 from ctx_tui.yaml_load import YamlLimits, YamlLoadError, load_yaml
 
 __all__ = [

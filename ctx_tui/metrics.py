@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ctx_tui import audit
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"

@@ -53,7 +53,7 @@ from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
 from ctx_tui.transcripts.model import Format, SessionMeta, UsageSource
 from ctx_tui.window import CLAUDE_WINDOW, Session
-from ctx_tui.window_model import UsageFigures, WindowSource
+from ctx_tui.window_state import UsageFigures, WindowSource
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config

@@ -2,7 +2,7 @@
 
 ``Session(path, config)`` follows one transcript file; ``poll()`` reads what was
 appended (only those bytes) and says what changed; ``state()`` builds a
-:class:`~ctx_tui.window_model.WindowState`:
+:class:`~ctx_tui.window_state.WindowState`:
 
 * ``context_tokens``: the reported usage (docs/transcripts.md#context-usage) when the transcript
   has one (Claude: ``input + cache_creation + cache_read`` of the last
@@ -44,7 +44,7 @@ from ctx_tui.transcripts.model import Entry, Format, Kind, SessionMeta, UsagePoi
 from ctx_tui.transcripts.reader import TranscriptReader
 from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
 from ctx_tui.usercache import claude_code_report
-from ctx_tui.window_model import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSource, WindowState
+from ctx_tui.window_state import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSource, WindowState
 
 if TYPE_CHECKING:  # the model is built only when a config is given or asked for (Session.config)
     from ctx_tui.config import Config

@@ -77,7 +77,7 @@ def test_enhance_prints_the_block(project: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_compress_session_memory(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ctx_tui.compress.window import memory_text
+    from ctx_tui.compress.session import memory_text
     from ctx_tui.memory.session_store import session_id_of
     from ctx_tui.memory.session_store import Decision, Note
     from ctx_tui.window import Session

@@ -19,7 +19,7 @@ from ctx_tui.memory.items import Importance, TrackedItem
 from ctx_tui.mentions import Vocabulary, mention, stem, term_keys
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
-from ctx_tui.window_model import WindowEntry
+from ctx_tui.window_state import WindowEntry
 
 ROUNDS = 30
 

@@ -15,7 +15,7 @@ from ctx_tui.transcripts.model import Entry, Format, Kind
 from ctx_tui.ui.widgets.heatmap import FILL_GROUPS, fill_shares
 from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
 from ctx_tui.window import Session, count_entry
-from ctx_tui.window_model import WindowEntry
+from ctx_tui.window_state import WindowEntry
 
 
 def _read(path: Path) -> Session:

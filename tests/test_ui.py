@@ -34,7 +34,7 @@ from ctx_tui.ui.widgets.promotions import PromotionsPanel
 from ctx_tui.ui.widgets.session_bar import SessionBar
 from ctx_tui.ui.widgets.tiers import TiersPanel
 from ctx_tui.ui.widgets.usage import UsagePanel, level
-from ctx_tui.window_model import WindowEntry, WindowState
+from ctx_tui.window_state import WindowEntry, WindowState
 
 FROZEN = datetime(2026, 3, 14, 9, 0, 0)
 HOSTILE = "[bold red]boom[/] [link=https://evil.example]click[/link] \x1b[2J\x1b]0;pwned\x07 \x9b31m end"

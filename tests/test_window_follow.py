@@ -13,7 +13,7 @@ import pytest
 from conftest import ALL_FIXTURES, CLAUDE_COMPACTED, CODEX_REDACTED, fixture
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 _VOLATILE = {"tokens", "tokens_counted"}  # counted lazily: depends on when state() was called
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from ctx_tui import audit
 from ctx_tui.cli.common import add_session_args, load_project_config, open_session, print_json, project_root, read_input, session_path
 from ctx_tui.compress import STRATEGIES, compact_line, compress_text
-from ctx_tui.compress.window import memory_text, save_summary, session_items, window_text
+from ctx_tui.compress.session import memory_text, save_summary, session_items, window_text
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.session_store import load_session_memory, session_id_of
 from ctx_tui.retrieve import enhance_block, search

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ctx_tui.cli.common import add_session_args, open_session, print_json, project_config_or_defaults, session_path
 from ctx_tui.errors import CtxError
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
-from ctx_tui.window_model import HANDOFF_THRESHOLD, WINDOW_SOURCE_TEXT, WindowState
+from ctx_tui.window_state import HANDOFF_THRESHOLD, WINDOW_SOURCE_TEXT, WindowState
 
 if TYPE_CHECKING:
     from ctx_tui.config import Config

@@ -26,7 +26,7 @@ _HOMES = {
     "extract_facts": "facts",
     "measure_retention": "facts",
     "compact_line": "focus",
-    "compress_window": "window",
+    "compress_window": "session",
     "render_entries": "ctx_tui.transcripts.render",
 }
 __all__ = sorted(_HOMES)
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # `X as X`: re-exported for the type checker too
     from ctx_tui.compress.facts import extract_facts as extract_facts
     from ctx_tui.compress.facts import measure_retention as measure_retention
     from ctx_tui.compress.focus import compact_line as compact_line
-    from ctx_tui.compress.window import compress_window as compress_window
+    from ctx_tui.compress.session import compress_window as compress_window
     from ctx_tui.transcripts.render import render_entries as render_entries
 
 

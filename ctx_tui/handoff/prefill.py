@@ -41,7 +41,7 @@ from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.session_store import load_session_memory
 from ctx_tui.transcripts.activity import file_activity, latest_plan
 from ctx_tui.transcripts.model import Entry, SessionMeta
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 if TYPE_CHECKING:
     from ctx_tui.window import Session

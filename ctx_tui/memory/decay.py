@@ -41,7 +41,7 @@ from ctx_tui.config import Config
 from ctx_tui.memory.items import Importance, ItemType, TrackedItem
 from ctx_tui.memory.references import Reference, occurrences
 from ctx_tui.transcripts.model import Entry
-from ctx_tui.window_model import WindowEntry
+from ctx_tui.window_state import WindowEntry
 
 #: The attention the U-shaped curve gives the middle of the window (1.0 at either end).
 ATTENTION_FLOOR = 0.4

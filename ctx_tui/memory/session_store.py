@@ -31,7 +31,7 @@ from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
 from ctx_tui.memory.session_notes import write_notes
 from ctx_tui.paths import SESSIONS_DIR, session_memory_path, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
-from ctx_tui.window_model import SessionLike
+from ctx_tui.window_state import SessionLike
 from ctx_tui.yaml_load import DEFAULT_LIMITS, YamlLoadError, load_yaml
 
 #: libyaml's safe dumper when PyYAML has it (several times faster), else the pure one.

@@ -28,7 +28,7 @@ from ctx_tui.paths import session_memory_path
 from ctx_tui.storage import read_regular
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import Entry
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 #: The working tier holds the live entries of this many latest rounds.
 WORKING_ROUNDS = 3

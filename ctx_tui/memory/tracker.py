@@ -23,7 +23,7 @@ from ctx_tui.memory.extract import Extraction, extract_items
 from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.memory.registry import registered_duplicate
 from ctx_tui.memory.session_store import SessionMemory, session_id_of, update_session_memory
-from ctx_tui.window_model import SessionLike, WindowState
+from ctx_tui.window_state import SessionLike, WindowState
 
 
 @dataclass(frozen=True, slots=True)

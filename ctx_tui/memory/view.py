@@ -26,7 +26,7 @@ from ctx_tui.memory.session_store import Promotion, SessionMemory, session_id_of
 from ctx_tui.memory.tiers import TierSummary, read_long_term, tier_summary
 from ctx_tui.memory.tracker import TrackerUpdate, refresh
 from ctx_tui.transcripts.model import Entry
-from ctx_tui.window_model import SessionLike, WindowState
+from ctx_tui.window_state import SessionLike, WindowState
 
 __all__ = ["ExtractionReport", "MemoryView", "SessionLike", "build_memory_view", "memory_view", "session_id_of"]
 

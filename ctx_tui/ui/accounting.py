@@ -24,7 +24,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ctx_tui.transcripts.model import Compaction
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 #: A reported "tokens before compaction" above this multiple of the window cannot be a context size.
 IMPLAUSIBLE_FACTOR = 2

@@ -18,7 +18,7 @@ from ctx_tui.paths import project_config_path, state_dir
 from ctx_tui.ui.messages import Snapshot
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
 from ctx_tui.window import Session
-from ctx_tui.window_model import HANDOFF_THRESHOLD
+from ctx_tui.window_state import HANDOFF_THRESHOLD
 
 if TYPE_CHECKING:  # the config and memory models load with the first whole read, after the first figure
     from ctx_tui.config import Config, Layout

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from ctx_tui.usage_tail import TailUsage
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 if TYPE_CHECKING:
     from ctx_tui.memory.view import MemoryView

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from conftest import ALL_FIXTURES, CLAUDE_COMPACTED, CODEX_FULL, FIXTURES
 
-from ctx_tui.compress.window import window_text
+from ctx_tui.compress.session import window_text
 from ctx_tui.memory.extract import extract_items
 from ctx_tui.tokens import count_tokens
 from ctx_tui.window import Session

@@ -29,7 +29,7 @@ from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Stat
 
 from ctx_tui import audit
 from ctx_tui.compress import STRATEGIES, CompressionResult, compact_line, compress_text
-from ctx_tui.compress.window import save_summary
+from ctx_tui.compress.session import save_summary
 from ctx_tui.config import Config
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.ui.accounting import compress_scope

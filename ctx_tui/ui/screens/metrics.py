@@ -27,7 +27,7 @@ from ctx_tui.metrics import SessionMetrics, audit_rows, session_metrics
 from ctx_tui.ui.safe import literal
 
 if TYPE_CHECKING:
-    from ctx_tui.window_model import WindowState
+    from ctx_tui.window_state import WindowState
 
 REFRESH_S = 5.0
 

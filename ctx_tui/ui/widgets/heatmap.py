@@ -19,7 +19,7 @@ from textual.widget import Widget
 
 from ctx_tui.transcripts.model import Kind
 from ctx_tui.ui.safe import literal
-from ctx_tui.window_model import WindowEntry
+from ctx_tui.window_state import WindowEntry
 
 if TYPE_CHECKING:  # the memory model loads with the first whole read, after the first figure
     from ctx_tui.memory.decay import ItemStatus

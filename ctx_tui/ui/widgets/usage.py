@@ -10,7 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Digits, Static
 
 from ctx_tui.ui.accounting import compaction_text, context_source, live_text_tokens, overhead_tokens
-from ctx_tui.window_model import WindowState
+from ctx_tui.window_state import WindowState
 
 WARN_AT = 0.60  # below: calm; from here to the handoff threshold: warning; above: alert
 

@@ -1,4 +1,4 @@
-"""The data the context-window model hands to everything above it.
+"""The context window's state as data (``WindowState`` and its parts), handed to everything above.
 
 ``ctx_tui.window`` builds these from a transcript (see ``Session``); the memory
 model, compression, handoff prefill, the CLI and the dashboard only read them.
