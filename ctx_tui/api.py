@@ -18,6 +18,9 @@ Cached state (what ``clear`` drops): ``.ctx/cache/<key>.json`` holds the last
 else ``default``. ``inject`` without ``context`` uses the cached ``collect``.
 Session memory (``.ctx/sessions``), MEMORY.md and the audit log are never
 touched by ``clear``.
+
+Over 400 lines: the request parser and the four actions of one contract, each short, with
+the start-up imports (:func:`_load_modules`) decided in one place.
 """
 
 from __future__ import annotations

@@ -50,6 +50,9 @@ items sharing one of them (a term shared by more than :data:`MAX_POSTING`
 items picks none by itself): O(sentence terms + candidates x item terms),
 never O(all items) — 10,000 items are fine. Text is read linearly, at most
 :data:`MAX_CHARS` per call.
+
+Over 400 lines: the one matcher (terms, vocabulary, scoring, index) that decay, compression
+and retrieval share, kept whole so that the three ask the same question.
 """
 
 from __future__ import annotations

@@ -40,6 +40,9 @@ is imported: no pydantic, no Rich, no Textual, not even ``typing``.
 
 Whatever goes wrong, the command prints a short neutral line and exits 0: a
 status line must never break the status bar.
+
+Over 400 lines: the whole status line in one module, because it runs on every Claude Code
+prompt and imports as little as it can (each split module is one more import).
 """
 
 from __future__ import annotations

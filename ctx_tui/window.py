@@ -27,6 +27,9 @@ Token counts: every entry starts with a cheap estimate made while reading; the
 entries of the live window are counted with tiktoken the first time a state is
 built (once per entry; a preview-only entry scales its preview's count to the
 original length). The rest of the session keeps its estimates.
+
+Over 400 lines: reading, counting, calibrating and estimating one live window
+share the session's state and caches; a split would pass them between modules.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ of ``ctx_tui`` escapes the contracts.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import subprocess
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "ctx_tui"
 #: The modules that render: everything else is the core.
 UI_LAYERS = {"ui", "cli"}
+MAX_LINES = 400
 
 
 def _contracts() -> list[dict[str, Any]]:
@@ -83,6 +85,17 @@ def test_docstrings_cite_the_docs_not_the_spec() -> None:
         if re.search(r"\bSPEC\b", line)
     ]
     assert not cited, f"cite docs/*.md instead of the SPEC: {cited}"
+
+
+def test_a_module_over_400_lines_says_why() -> None:
+    """Small modules: one over the limit says why in its docstring ("Over 400 lines: ...")."""
+    long = [
+        str(path.relative_to(ROOT))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if len(text := path.read_text(encoding="utf-8").splitlines()) > MAX_LINES
+        and "Over 400 lines:" not in (ast.get_docstring(ast.parse("\n".join(text))) or "")
+    ]
+    assert not long, f"over {MAX_LINES} lines without a reason in the module docstring: {long}"
 
 
 def test_every_type_ignore_says_why() -> None:

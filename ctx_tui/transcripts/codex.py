@@ -29,6 +29,9 @@
   the same compaction, counted once.
 * Other ``event_msg`` rows (command output, patches, task start/end...) are
   skipped before JSON parsing.
+
+Over 400 lines: one reader for one format, like the others; a split would cut its state
+(pending calls, compactions, repeated prompts) across modules.
 """
 
 from __future__ import annotations

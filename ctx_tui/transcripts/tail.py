@@ -28,6 +28,9 @@ Only lines that can matter are parsed (a byte test first). A half-written last
 line is never read: the offset stops at the last newline. The module imports
 nothing but ``json`` and ``os``: ``ctx-tui statusline`` runs it on every
 message Claude Code shows.
+
+Over 400 lines: the deciding rows of two formats, read backwards and then followed, must give
+the full readers' figures exactly; split, one rule would live in two places.
 """
 
 from __future__ import annotations
