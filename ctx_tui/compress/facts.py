@@ -318,7 +318,7 @@ _WORD_RUN_RE = re.compile(r"\w+")
 class _TokenIndex:
     """:func:`_has_token` over one text for many needles, without scanning the text for each.
 
-    Every maximal word run (``\w+``) of a needle found not glued to a longer
+    Every maximal word run (``\\w+``) of a needle found not glued to a longer
     word is a maximal word run of the text too; so the needle can only start
     where its first word run does, and only those places are checked.
     """
