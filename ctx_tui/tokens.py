@@ -93,9 +93,14 @@ def _encoding(name: str) -> Any | None:
     try:
         if name == O200K:
             return tiktoken.get_encoding(O200K) if _o200k_cached() else None
-        return tiktoken.Encoding(**_cl100k_spec())
+        encoding = tiktoken.Encoding(**_cl100k_spec())
     except Exception:  # a broken install or a missing file: fall back, never download
         return None
+    # tiktoken's Rust core holds its own copy of the 100k ranks; the Python dict the
+    # Encoding keeps beside it serves only pickling (which nothing here does): ~9 MiB
+    # of every process that counts tokens (the dashboard, the pre-compact job).
+    del encoding._mergeable_ranks
+    return encoding
 
 
 def _encoding_for(model: str | None) -> Any | None:

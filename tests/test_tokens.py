@@ -62,3 +62,18 @@ def test_the_parsed_encoding_is_cached_on_disk_and_a_bad_copy_is_rebuilt(tmp_pat
     copy.write_bytes(b"\x00not marshal")
     assert _cl100k_spec() == first  # a broken copy is parsed again and rewritten
     assert tiktoken.Encoding(**first).encode_ordinary("hello world") == [15339, 1917]
+
+
+def test_the_cached_encoding_drops_its_python_ranks_and_counts_the_same() -> None:
+    """The Rust core keeps its own ranks; the Python copy tiktoken keeps for pickling is dropped (~9 MiB)."""
+    import tiktoken
+
+    kept = tokens._encoding(tokens.CL100K)
+    full = tiktoken.Encoding(**tokens._cl100k_spec())
+    assert kept is not None and not hasattr(kept, "_mergeable_ranks") and full._mergeable_ranks
+    texts = ["", "hello world", "def f(x):\n    return x ** 2  # ünïcödé, 漢字, emoji 🎉", "token " * 5000,
+             "<|endoftext|> is text here", '{"type":"assistant","usage":{"input_tokens":12}}']
+    for text in texts:
+        ids = kept.encode(text, disallowed_special=())
+        assert ids == full.encode(text, disallowed_special=()) and kept.decode(ids) == text
+    assert kept.n_vocab == full.n_vocab
