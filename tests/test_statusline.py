@@ -332,6 +332,13 @@ def test_a_memory_file_written_by_ctx_tui_is_summarised_without_yaml(tmp_path: P
     assert statusline.compute({"session_id": "s1", "cwd": str(tmp_path)})["pending_promotions"] == 0
 
 
+def test_the_high_types_are_the_vocabularys() -> None:
+    from ctx_tui.kinds import Importance, ItemType, importance_for
+    from ctx_tui.memory.session_notes import HIGH_TYPES
+
+    assert HIGH_TYPES == {t.value for t in ItemType if importance_for(t) is Importance.HIGH}
+
+
 def test_no_memory_is_the_summary_of_nothing() -> None:
     from ctx_tui.memory.session_notes import status_summary
 
