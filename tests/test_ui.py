@@ -173,16 +173,16 @@ async def test_appended_rows_reach_the_screen(tmp_path: Path) -> None:
 
 
 async def test_watcher_failure_falls_back_to_polling(tmp_path: Path, monkeypatch) -> None:
-    from watchfiles import awatch as real_awatch
+    import watchfiles
 
-    import ctx_tui.ui.app as app_module
+    real_awatch = watchfiles.awatch
 
     def flaky_awatch(*paths, force_polling=False, **kw):
         if not force_polling:
             raise OSError(28, "inotify watch limit reached")
         return real_awatch(*paths, force_polling=True, **kw)
 
-    monkeypatch.setattr(app_module, "awatch", flaky_awatch)
+    monkeypatch.setattr(watchfiles, "awatch", flaky_awatch)
     lines = demo_transcript().splitlines()
     path = tmp_path / "live.jsonl"
     path.write_text("\n".join(lines[:10]) + "\n")

@@ -97,7 +97,7 @@ def test_the_figure_needs_neither_the_config_model_nor_the_memory_model(tmp_path
     assert "25.2% of 200,000 tokens (50,409, reported)" in run["shown"]
     loaded = set(run["modules"])
     assert {"pydantic", "yaml", "ctx_tui.config", "ctx_tui.memory.decay", "ctx_tui.memory.session_store",
-            "ctx_tui.ui.flows", "ctx_tui.ui.screens.metrics", "ctx_tui.ui.screens.sessions"} & loaded == set()
+            "ctx_tui.ui.flows", "ctx_tui.ui.screens.metrics", "ctx_tui.ui.screens.sessions", "watchfiles"} & loaded == set()
 
 
 def test_a_feed_without_config_uses_the_defaults_until_it_builds_them(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App
 from textual.reactive import reactive
-from watchfiles import awatch
 
 from ctx_tui.paths import state_dir
 from ctx_tui.ui.events import notices
@@ -122,6 +121,10 @@ class DashboardApp(App[None]):
         if usage is not None:
             self.post_message(UsageKnown(usage, feed.handoff_threshold()))
         self._post(await asyncio.to_thread(feed.read), feed)
+        if not self.follow:
+            return
+        import watchfiles  # (and anyio): after the first snapshot, the figure does not wait for them
+
         polling = False
         wake_ms = CATCH_UP_MS
         while self.follow:
@@ -131,7 +134,7 @@ class DashboardApp(App[None]):
                 return
             caught_up = False
             try:
-                async for changes in awatch(
+                async for changes in watchfiles.awatch(
                     *dirs,
                     watch_filter=lambda _change, p: feed.is_relevant(Path(p)),
                     debounce=DEBOUNCE_MS,
