@@ -80,23 +80,24 @@ def _token(token: str) -> _Token:
         return _Token("", token.strip("`").strip().lower(), False, False, False, False, False)
     word = trim(token)
     lower = word.lower()
-    number = is_number(word)
-    plural = word.isalpha() and word.islower() and word.endswith("s") and len(word) > 3
-    if not word:
-        return _Token(word, "", False, False, False, number, plural)
-    if word.isalpha():
+    if word.isalpha():  # letters only: no digit, so not a number
+        plural = word.islower() and word.endswith("s") and len(word) > 3
         if lower in _FILE_NAMES:
-            return _Token(word, lower, False, False, False, number, plural)
+            return _Token(word, lower, False, False, False, False, plural)
         command = lower in COMMANDS and token == word
-        # a shape names a thing alone, but a command word with an argument names the command first
-        shape = lower if _WORD_SHAPES.search(word) else ""
-        return _Token(word, shape, True, command, lower not in _NOT_ID_HEAD, number, plural)
+        # a shape names a thing alone, but a command word with an argument names the command first;
+        # a lower-case word has none (every shape needs a capital, a digit or punctuation)
+        shape = lower if not word.islower() and _WORD_SHAPES.search(word) else ""
+        return _Token(word, shape, True, command, lower not in _NOT_ID_HEAD, False, plural)
+    number = is_number(word)
+    if not word:
+        return _Token(word, "", False, False, False, number, False)
     if lower in _NOT_PATHS or _ORDINAL.match(word):
-        return _Token(word, "", False, False, False, number, plural)
+        return _Token(word, "", False, False, False, number, False)
     if (("/" in word and any(c.isalpha() for c in word)) or _FILE_EXT.search(word)
             or _WORD_SHAPES.search(word) or _MIXED_ID.match(word)):
-        return _Token(word, lower, False, False, False, number, plural)
-    return _Token(word, "", False, False, False, number, plural)
+        return _Token(word, lower, False, False, False, number, False)
+    return _Token(word, "", False, False, False, number, False)
 
 
 _NO_TOKEN = _Token("", "", False, False, False, False, False)
