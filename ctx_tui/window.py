@@ -45,7 +45,7 @@ from ctx_tui.transcripts.builder import USAGE_WINDOWS_CAP, Transcript
 from ctx_tui.transcripts.discover import codex_reported_window
 from ctx_tui.transcripts.model import Entry, Format, Kind, SessionMeta, UsagePoint, UsageSource
 from ctx_tui.transcripts.reader import TranscriptReader
-from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
+from ctx_tui.transcripts.reattach import attached_tokens, mentions_files, reattached_tokens
 from ctx_tui.usercache import claude_code_report
 from ctx_tui.window_state import AUTOCOMPACT_THRESHOLD, WindowEntry, WindowSource, WindowState
 
@@ -334,11 +334,12 @@ class Session:
         compaction, that summary and the prompt). Learned after a compaction, it
         also holds what that compaction re-attached, which stands for what this
         one re-attaches. Learned from the session's first window, for Claude Code:
-        when the prompts there @-mention files (sent, not written), the baseline
-        is at most the agent's own prefix as the API read it from its cache
-        (:meth:`_cached_prefix`), and the files Claude Code re-attaches after
-        this compaction are added (``ctx_tui.transcripts.reattach``). (1, 0)
-        when no usage was reported.
+        when the prompts there @-mention files (sent, not written), their text is
+        taken off too as the files are on disk now (never below the agent's own
+        prefix as the API read it from its cache), and when a file cannot be
+        read the baseline is at most that prefix (:meth:`_cached_prefix`); the
+        files Claude Code re-attaches after this compaction are added
+        (``ctx_tui.transcripts.reattach``). (1, 0) when no usage was reported.
         """
         t = self._reader.transcript
         key = (t, len(t.entries), len(t.compactions), t.rewinds, t.baseline_source)
@@ -353,8 +354,13 @@ class Session:
             tokens = max(0, round(reported - ratio * sum(count_entry(e, model) for e in sent)))
             first_window = not any(c.seq == start for c in t.compactions)
             if first_window and t.meta.format == Format.CLAUDE_CODE:
-                if any(e.kind == Kind.USER and mentions_files(e.text) for e in sent):
-                    tokens = self._cached_prefix(tokens)
+                prompts = [e.text for e in sent if e.kind == Kind.USER and mentions_files(e.text)]
+                if prompts:
+                    attached = attached_tokens(prompts, t.meta.cwd, lambda text: count_tokens(text, model))
+                    if attached is None:
+                        tokens = self._cached_prefix(tokens)
+                    else:  # never below the prefix the API read from its cache
+                        tokens = max(round(tokens - ratio * attached), self._cached_prefix(0))
                 last = t.compactions[-1].seq
                 before = t.compactions[-2].seq if len(t.compactions) > 1 else 0
                 tokens += round(
@@ -393,21 +399,23 @@ class Session:
         return ratio if RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1] else 1.0
 
     def _cached_prefix(self, baseline: int) -> int:
-        """The agent's own prefix (tools, system prompt) as the API read it from its cache, at most ``baseline``.
+        """The agent's own prefix (tools, system prompt) as the API read it from its cache; ``baseline`` if never.
 
         Before the first compaction every request starts with the whole first
         one, so a cache read shorter than the first request's cached part
         stopped inside what the agent sends before the conversation: the
         longest such read is that part (Claude Code sets a cache point at the
-        end of its system prompt).
+        end of its system prompt). With ``baseline`` > 0 the answer is at most
+        ``baseline``; with 0 it is the read alone (0 when there is none).
         """
         t = self._reader.transcript
         end = t.compactions[0].seq if t.compactions else len(t.entries)
         usages = [u for e in t.entries[:end] if (u := e.usage) is not None and not e.is_sidechain]
-        if not usages:
+        first = usages[0].cache_creation_input_tokens + usages[0].cache_read_input_tokens if usages else 0
+        prefix = max((r for u in usages if 0 < (r := u.cache_read_input_tokens) < first), default=None)
+        if prefix is None:
             return baseline
-        first = usages[0].cache_creation_input_tokens + usages[0].cache_read_input_tokens
-        return min(baseline, max((r for u in usages if 0 < (r := u.cache_read_input_tokens) < first), default=baseline))
+        return min(baseline, prefix) if baseline else prefix
 
     def _state(self, context_tokens: int, source: UsageSource, live: list[Entry], raw: list[int], tokens_by: str) -> WindowState:
         t = self._reader.transcript

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from conftest import ROOT, fixture
 from ctx_tui.transcripts.model import Entry, Kind
-from ctx_tui.transcripts.reattach import mentions_files, reattached_tokens
+from ctx_tui.tokens import count_tokens
+from ctx_tui.transcripts.reattach import mentioned_paths, mentions_files, reattached_tokens
 from ctx_tui.window import Session
 
 TOLERANCE = 0.15
@@ -48,6 +49,7 @@ def test_estimate_after_a_compaction_within_15_percent_of_the_next_reply() -> No
 
 
 def test_at_mentions_are_files() -> None:
+    assert mentioned_paths('see @src/app.py#L10-20, and @"docs/my notes.md".') == ["src/app.py", "docs/my notes.md"]
     assert mentions_files("@src/app.py review it")
     assert mentions_files('look at @"docs/my notes.md" first')
     assert mentions_files("review\n@README.md")
@@ -111,3 +113,38 @@ def test_without_an_at_mention_the_first_reply_gives_the_baseline(tmp_path: Path
     assert not mentions_files(prompt.text)
     assert state.usage_source == "estimated"
     assert state.context_tokens == (15_010 - prompt.tokens) + (result.tokens + 30) + summary.tokens
+
+
+def test_an_at_mentioned_file_on_disk_is_taken_off_the_baseline(tmp_path: Path) -> None:
+    """The prompt's @-mentioned file was sent with it: counted as it is on disk (numbered lines, as Claude Code
+    sends a Read), it comes off the first reply's figure; gone from disk, the baseline keeps it (no cached prefix here)."""
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    source = "".join(f"def handler_{n}(event):\n    return route(event, {n})\n" for n in range(300))
+    (project / "src" / "app.py").write_text(source, encoding="utf-8")
+    numbered = "\n".join(f"{n:>6}\u2192{line}" for n, line in enumerate(source.splitlines(), 1))
+    prompt = "@src/app.py why is routing slow?"
+    attached = count_tokens(numbered) + 30
+    first = 20_000 + count_tokens(prompt) + attached  # 20,000: system prompt and tools
+    rows = [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "cwd": str(project), "message": {"role": "user", "content": prompt}},
+        {"type": "assistant", "uuid": "a1", "sessionId": "s", "message": {"id": "m1", "model": "claude-sonnet-4-5", "role": "assistant",
+            "content": [{"type": "text", "text": "The router scans every handler."}],
+            "usage": {"input_tokens": 10, "cache_creation_input_tokens": first - 10, "cache_read_input_tokens": 0, "output_tokens": 9}}},
+        {"type": "system", "subtype": "compact_boundary", "uuid": "b", "compactMetadata": {"trigger": "manual", "preTokens": first + 20}},
+        {"type": "user", "uuid": "s1", "sessionId": "s", "isCompactSummary": True, "message": {"role": "user", "content": "Summary: routing is slow."}},
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    summary = count_tokens("Summary: routing is slow.")
+    assert mentioned_paths(prompt) == ["src/app.py"]
+    state = _read(path).state()
+    assert (state.context_tokens, state.usage_source) == (20_000 + summary, "estimated")
+    (project / "src" / "app.py").unlink()
+    assert _read(path).state().context_tokens == first - count_tokens(prompt) + summary
+
+
+def _read(path: Path) -> Session:
+    session = Session(path)
+    session.poll()
+    return session

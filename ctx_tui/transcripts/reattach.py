@@ -8,7 +8,8 @@ say, and both matter for the estimate right after a compaction (see
   Code read the file and send it with the prompt; the transcript holds the
   prompt text only. The first reply's reported usage minus the prompt then
   overstates what the agent sends besides the conversation by the whole file
-  (:func:`mentions_files`).
+  (:func:`mentions_files`); :func:`attached_tokens` counts the files as they
+  are on disk now, when they can be read.
 * **Files re-attached after a compaction.** Claude Code (read in the
   published ``@anthropic-ai/claude-code`` 2.0.76 ``cli.js``: three constants
   next to the compaction code) sends again, after the summary, up to 5 of the
@@ -22,8 +23,10 @@ say, and both matter for the estimate right after a compaction (see
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
+from ctx_tui.storage import FileTooLarge, read_regular
 from ctx_tui.transcripts.builder import cut_from
 from ctx_tui.transcripts.model import Entry, Kind
 
@@ -37,6 +40,12 @@ REATTACH_TOTAL_TOKENS = 50_000
 NOTE_TOKENS = 45
 READ_CALL_TOKENS = 30
 
+#: What Claude Code attaches of an @-mentioned file: a Read of it (numbered lines), at most
+#: 2,000 lines; nothing for a file over 256 KiB or whose lines come to more than 25,000 tokens.
+ATTACH_MAX_BYTES = 262_144
+ATTACH_MAX_LINES = 2_000
+ATTACH_MAX_TOKENS = 25_000
+
 #: Tools whose ``file_path`` (``notebook_path``) Claude Code remembers as read.
 _FILE_TOOLS = frozenset({"Read", "Write", "Edit", "MultiEdit", "NotebookEdit"})
 #: ``@path`` at the start of a word, naming a file (a ``.`` or ``/`` in it; ``@"a b.py"`` quoted).
@@ -46,6 +55,43 @@ _MENTION_RE = re.compile(r'(?:^|\s)@(?:"[^"\n]+"|[^\s"@]*[./][^\s"@]*)')
 def mentions_files(text: str) -> bool:
     """Whether a prompt @-mentions a file (whose content Claude Code sends but does not write)."""
     return "@" in text and _MENTION_RE.search(text) is not None
+
+
+def mentioned_paths(text: str) -> list[str]:
+    """The paths a prompt @-mentions (quotes and a ``#L10-20`` line range taken off)."""
+    found = []
+    for match in _MENTION_RE.finditer(text):
+        raw = match.group(0).strip()[1:].strip('"')
+        found.append(raw.split("#", 1)[0].rstrip(",.;:!?)"))
+    return [p for p in found if p]
+
+
+def attached_tokens(texts: Iterable[str], cwd: str | None, count_text: Callable[[str], int]) -> int | None:
+    """Tokens of the files ``texts`` @-mention, as Claude Code sends them, read from disk now.
+
+    Relative paths are taken from ``cwd`` (the session's). None when a file
+    cannot be read (gone, a folder, not allowed): the caller cannot know what
+    was sent. A file changed since is counted as it is now.
+    """
+    total = 0
+    for text in texts:
+        for raw in mentioned_paths(text):
+            path = Path(raw).expanduser()
+            if not path.is_absolute():
+                if not cwd:
+                    return None
+                path = Path(cwd) / path
+            try:
+                data = read_regular(path, ATTACH_MAX_BYTES)
+            except FileTooLarge:
+                continue  # Claude Code attaches nothing
+            except OSError:
+                return None
+            lines = data.decode("utf-8", "replace").splitlines()[:ATTACH_MAX_LINES]
+            tokens = count_text("\n".join(f"{n:>6}\u2192{line}" for n, line in enumerate(lines, 1)))
+            if tokens <= ATTACH_MAX_TOKENS:
+                total += tokens + READ_CALL_TOKENS
+    return total
 
 
 def _path(entry: Entry) -> str | None:
