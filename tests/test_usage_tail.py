@@ -115,3 +115,19 @@ def test_no_usage_anywhere_is_a_whole_read(tmp_path: Path) -> None:
 def test_missing_file_reads_as_empty(tmp_path: Path) -> None:
     usage = read_usage_tail(tmp_path / "nope.jsonl")
     assert usage.context_tokens == 0 and usage.whole_file
+
+
+def test_codex_compaction_report_is_no_context_reading(tmp_path: Path) -> None:
+    """The token_count Codex writes as it compacts (total 940,499, no input or output, on a 258,400
+    window) is not the context: cut right after the compaction, the whole read, the tail read and
+    the status line's scan all keep the last real report (212,134), never 364%."""
+    from conftest import CODEX_REDACTED
+    from ctx_tui.transcripts.tail import read_tail
+
+    lines = fixture(CODEX_REDACTED).read_bytes().splitlines(keepends=True)
+    cut = next(n for n, line in enumerate(lines) if b'"context_compacted"' in line) + 1
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"".join(lines[:cut]))
+    assert _whole(path)[0] == 212_134
+    assert read_usage_tail(path).context_tokens == 212_134
+    assert read_tail(path)[0].context_tokens == 212_134

@@ -43,6 +43,7 @@ import orjson
 
 from ctx_tui.transcripts.builder import MAX_WINDOW, Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
+from ctx_tui.transcripts.tail import codex_context_reading
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
@@ -403,7 +404,7 @@ class CodexReader:
         if window:
             self.t.meta.context_window = window
         figures = [value if isinstance(value, int) else 0 for value in (total, output, given, cached)]
-        if not self.t.plausible(*figures, window=window):
+        if not self.t.plausible(*figures, window=window) or not codex_context_reading(last):
             return
         # Positional, in Usage's field order (context, output, input, cache creation, cache read, window).
         total, output, given, cached = figures

@@ -86,6 +86,17 @@ def _plausible(*figures: int, window: int | None) -> bool:
     return all(0 <= f <= cap for f in figures)
 
 
+def codex_context_reading(last: dict[str, Any]) -> bool:
+    """Whether a Codex ``last_token_usage`` measures a request's context.
+
+    Codex writes a ``token_count`` whose total (940,499 on a 258,400 window in a
+    real rollout) stands on an input and an output of 0 as it compacts: that is no
+    request's context, and showing it put the gauge at 364% until the next reply.
+    """
+    total = last.get("total_tokens")
+    return not (isinstance(total, int) and total > 0 and last.get("input_tokens") == 0 and last.get("output_tokens") == 0)
+
+
 def _text_chars(content: Any) -> int:
     """Characters of text in a message's content (strings, text/thinking blocks, tool results)."""
     if isinstance(content, str):
@@ -245,7 +256,7 @@ class TailScan:
                 window = info.get("model_context_window")
                 window = window if _int(window) and window <= MAX_WINDOW else None
                 figures = [_field(last.get(k)) for k in ("total_tokens", "output_tokens", "input_tokens", "cached_input_tokens")]
-                if not _plausible(*figures, window=window or self.window):
+                if not _plausible(*figures, window=window or self.window) or not codex_context_reading(last):
                     return
                 self.context_tokens = figures[0]
                 self.usage_seen = True
