@@ -130,6 +130,23 @@ class SessionMetrics:
         }
 
 
+#: Audit actions that each add one to a field of :class:`AuditMetrics`.
+_ONE_EACH = {
+    "restate.queued": "restatements_queued",
+    "restate.copied": "restatements_copied",
+    "restate.auto_refreshed": "auto_refresh_runs",
+    "restate.reinjected": "reinjections",
+    "promotion.proposed": "promotions_proposed",
+    "promotion.approved": "promotions_approved",
+    "promotion.rejected": "promotions_rejected",
+    "handoff.written": "handoffs_written",
+    "handoff.forced": "handoffs_forced",
+    "handoff.refused": "handoffs_refused",
+    "compress.ran": "compressions",
+    "compress.saved": "summaries_saved",
+}
+
+
 def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else 0
 
@@ -161,39 +178,18 @@ def count_events(events: Iterable[dict[str, Any]], session_id: str | None = None
             current = details.get("current_round")
             if isinstance(current, int) and items:
                 m.decayed_by_round[current] = m.decayed_by_round.get(current, 0) + len(items)
-        elif action == "restate.queued":
-            m.restatements_queued += 1
-        elif action == "restate.copied":
-            m.restatements_copied += 1
         elif action == "restate.delivered":
             m.deliveries += 1
             m.restatements_delivered += _count(details.get("items"))
-        elif action == "restate.auto_refreshed":
-            m.auto_refresh_runs += 1
-        elif action == "restate.reinjected":
-            m.reinjections += 1
         elif action == "retrieve.searched":
             m.retrieval_queries += 1
             hits = details.get("hits")
             m.retrieval_hits += 1 if isinstance(hits, int) and hits > 0 else 0
-        elif action == "promotion.proposed":
-            m.promotions_proposed += 1
-        elif action == "promotion.approved":
-            m.promotions_approved += 1
-        elif action == "promotion.rejected":
-            m.promotions_rejected += 1
         elif action == "promotion.written":
             m.promotions_written += _count(details.get("items"))
-        elif action == "handoff.written":
-            m.handoffs_written += 1
-        elif action == "handoff.forced":
-            m.handoffs_forced += 1
-        elif action == "handoff.refused":
-            m.handoffs_refused += 1
-        elif action == "compress.ran":
-            m.compressions += 1
-        elif action == "compress.saved":
-            m.summaries_saved += 1
+        elif isinstance(action, str) and action in _ONE_EACH:
+            field = _ONE_EACH[action]
+            setattr(m, field, getattr(m, field) + 1)
     m.sessions = len(sessions)
     return m
 
