@@ -74,14 +74,14 @@ def _run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         raise CtxError(f"--speed must be a positive number, got {args.speed}")
     command = dashboard_command(args)
-    from textual_serve.server import Server  # aiohttp loads only when serving
+    from ctx_tui.ui.serve import serve  # textual-serve and aiohttp load only when serving
 
     if not is_loopback(host):
         _warn_remote(host, args.port)
     shown_host = "localhost" if host in (LOOPBACK, "localhost") else host
     url = args.public_url or f"http://{shown_host}:{args.port}"
     print(f"ctx-tui: serving the dashboard on {one_line(url)} (Ctrl+C to stop)", flush=True)
-    Server(command, host=host, port=args.port, title="ctx-tui", public_url=url.rstrip("/")).serve()
+    serve(command, host, args.port, url.rstrip("/"))
     return 0
 
 
