@@ -1,14 +1,25 @@
-"""Every Claude Code and Codex session on the machine, newest first (the session picker).
+"""Every agent session on the machine, newest first (the session picker).
 
 * Claude Code: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``) ``/projects/*/*.jsonl``
   (subagent files are not sessions);
-* Codex: ``$CODEX_HOME`` (default ``~/.codex``) ``/sessions/**/rollout-*.jsonl``.
+* Codex: ``$CODEX_HOME`` (default ``~/.codex``) ``/sessions/**/rollout-*.jsonl``;
+* Gemini CLI: ``$GEMINI_CLI_HOME`` (default ``~``) ``/.gemini/tmp/*/chats/session-*.json[l]``;
+* pi: ``$PI_CODING_AGENT_DIR`` (default ``~/.pi/agent``) ``/sessions/*/*.jsonl``
+  (the folders are those :mod:`ctx_tui.transcripts.discover` searches for one cwd).
 
-For each file only its tail is read (:func:`ctx_tui.transcripts.tail.follow_tail`):
-the usage figure, the model, the session id and its working directory. A
-:class:`Catalog` keeps what it read per file, so listing again (the picker
-refreshes every few seconds) reads only files that changed, and of those only
-their new bytes.
+For a Claude Code or Codex file only its tail is read
+(:func:`ctx_tui.transcripts.tail.follow_tail`): the usage figure, the model,
+the session id and its working directory; a :class:`Catalog` keeps what it
+read per file, so listing again (the picker refreshes every few seconds) reads
+only files that changed, and of those only their new bytes. A Gemini CLI or pi
+file is read by the full reader (:func:`ctx_tui.usage_tail.read_usage_tail`:
+the figure ``stats`` gives, the post-compaction estimate included) when it
+changed: those chats are small (a Gemini ``.json`` chat is rewritten whole on
+every message anyway), and the two formats' rules then live in one place.
+A Gemini chat does not name its cwd: its project is the folder's
+``.project_root`` marker, else the cwd whose SHA-256 names the folder among
+the projects of ``.gemini/projects.json``, the other agents' sessions and the
+current directory.
 """
 
 from __future__ import annotations
@@ -16,12 +27,26 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ctx_tui.model_windows import UNKNOWN_WINDOW
-from ctx_tui.transcripts.discover import CLAUDE, CODEX, claude_home, codex_home
+from ctx_tui.storage import check_regular, open_regular
+from ctx_tui.transcripts.discover import (
+    CLAUDE,
+    CODEX,
+    GEMINI,
+    PI,
+    claude_home,
+    codex_home,
+    gemini_home,
+    gemini_project_hash,
+    gemini_project_root,
+    pi_home,
+)
 from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.tail import FORMAT_VALUES, USAGE_WINDOWS_CAP, follow_tail
 from ctx_tui.usercache import claude_code_report
@@ -36,7 +61,7 @@ class SessionInfo:
     """One session file as the picker lists it."""
 
     path: Path
-    agent: str  # "claude" or "codex"
+    agent: str  # "claude", "codex", "gemini" or "pi"
     project: str | None  # the session's working directory
     session_id: str | None
     model: str | None
@@ -84,14 +109,60 @@ def _codex_files(root: Path) -> list[tuple[Path, str]]:
     return found
 
 
+def _folders(root: Path) -> list[str]:
+    try:
+        return sorted(e.path for e in os.scandir(root) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def _files_in(folder: str, prefix: str, suffixes: tuple[str, ...]) -> list[Path]:
+    try:
+        return [Path(e.path) for e in os.scandir(folder) if e.name.startswith(prefix) and e.name.endswith(suffixes)]
+    except OSError:
+        return []
+
+
+def _gemini_files(root: Path) -> list[tuple[Path, str]]:
+    """``tmp/*/chats/session-*.json[l]`` (sub-agent chats, one folder deeper, are not sessions)."""
+    return [(p, GEMINI) for folder in _folders(root / "tmp")
+            for p in _files_in(os.path.join(folder, "chats"), "session-", (".json", ".jsonl"))]
+
+
+def _pi_files(root: Path) -> list[tuple[Path, str]]:
+    return [(p, PI) for folder in _folders(root / "sessions") for p in _files_in(folder, "", (".jsonl",))]
+
+
 def session_files(agent: str | None = None) -> list[tuple[Path, str]]:
-    """(path, agent) of every session file (``agent``: only "claude" or "codex")."""
+    """(path, agent) of every session file (``agent``: only "claude", "codex", "gemini" or "pi")."""
     files: list[tuple[Path, str]] = []
     if agent in (None, CLAUDE):
         files += _claude_files(claude_home())
     if agent in (None, CODEX):
         files += _codex_files(codex_home())
+    if agent in (None, GEMINI):
+        files += _gemini_files(gemini_home())
+    if agent in (None, PI):
+        files += _pi_files(pi_home())
     return files
+
+
+def _gemini_projects(known: set[str]) -> dict[str, str]:
+    """Gemini CLI's ``tmp`` folder name -> the cwd it belongs to, for the hash-named folders of older versions.
+
+    ``known``: cwds seen elsewhere (the other agents' sessions); the current
+    directory and the projects ``.gemini/projects.json`` lists are added.
+    """
+    cwds = set(known)
+    cwds.add(os.getcwd())
+    try:
+        with open_regular(gemini_home() / "projects.json") as fh:
+            projects = orjson.loads(fh.read(1 << 22)).get("projects")
+        if isinstance(projects, dict):
+            cwds.update(p for p in projects if isinstance(p, str))
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        pass
+    return {gemini_project_hash(cwd): cwd for cwd in cwds}
 
 
 class Catalog:
@@ -100,20 +171,72 @@ class Catalog:
     def __init__(self, sizes: Mapping[str, int] | None = None) -> None:
         self.sizes = dict(sizes or {})  # the config's window.sizes
         self._tails: dict[Path, dict[str, Any]] = {}
+        #: Gemini CLI and pi files: what a whole read gave, and the file identity it was read at.
+        self._whole: dict[Path, tuple[tuple[int, int, int, int], SessionInfo]] = {}
 
     def list(self, agent: str | None = None) -> list[SessionInfo]:
         """Every session, newest first; files that vanish meanwhile are left out."""
         infos: list[SessionInfo] = []
         seen: set[Path] = set()
         for path, kind in session_files(agent):
-            info = self._read(path, kind)
+            info = self._read(path, kind) if kind in (CLAUDE, CODEX) else self._read_whole(path, kind)
             if info is not None:
                 infos.append(info)
                 seen.add(path)
         for gone in self._tails.keys() - seen:
             del self._tails[gone]
+        for gone in self._whole.keys() - seen:
+            del self._whole[gone]
+        if any(i.agent == GEMINI and i.project is None for i in infos):
+            projects = _gemini_projects({i.project for i in infos if i.project and i.agent != GEMINI})
+            infos = [replace(i, project=projects.get(i.path.parent.parent.name)) if i.agent == GEMINI and i.project is None
+                     else i for i in infos]
         infos.sort(key=lambda i: i.modified, reverse=True)
         return infos
+
+    def _read_whole(self, path: Path, agent: str) -> SessionInfo | None:
+        """A Gemini CLI or pi session, read whole by its reader when it changed (see the module doc)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        ident = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        cached = self._whole.get(path)
+        if cached is not None and cached[0] == ident:
+            return cached[1]
+        from ctx_tui.usage_tail import read_usage_tail  # the full readers: only when such a file changed
+
+        project = gemini_project_root(path.parent.parent) if agent == GEMINI else None
+        try:
+            check_regular(path)
+            usage = read_usage_tail(path)
+        except OSError as exc:
+            self._whole.pop(path, None)
+            return SessionInfo(path, agent, project, None, None, None, UNKNOWN_WINDOW, None, False, "model table",
+                               st.st_mtime, st.st_size, exc.strerror or str(exc))
+        meta = usage.meta
+        window, source = usage.context_window, usage.window_source
+        if meta.model and meta.model in self.sizes:
+            window, source = self.sizes[meta.model], "config"
+        empty = usage.context_tokens == 0 and usage.estimated
+        tokens = None if empty or usage.unsupported else usage.context_tokens
+        info = SessionInfo(
+            path=path,
+            agent=agent,
+            project=meta.cwd or project,
+            session_id=meta.session_id,
+            model=meta.model,
+            context_tokens=tokens,
+            context_window=window,
+            usage_pct=round(100.0 * tokens / window, 2) if tokens is not None and window else None,
+            estimated=tokens is not None and usage.estimated,
+            window_source=source,
+            modified=st.st_mtime,
+            size=st.st_size,
+            error=usage.unsupported,
+        )
+        self._whole[path] = (ident, info)
+        return info
 
     def _read(self, path: Path, agent: str) -> SessionInfo | None:
         try:

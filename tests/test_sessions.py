@@ -121,7 +121,7 @@ def test_cli_table_and_json(homes: tuple[Path, Path], capsys, monkeypatch: pytes
 def test_nothing_found_says_where_it_looked(homes: tuple[Path, Path], capsys, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["sessions"]) == 0
-    assert "no Claude Code or Codex session found" in capsys.readouterr().out
+    assert "no Claude Code, Codex, Gemini CLI or pi session found" in capsys.readouterr().out
 
 
 def test_ago_and_sizes() -> None:

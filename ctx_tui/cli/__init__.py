@@ -70,7 +70,7 @@ COMMAND_HELP: dict[str, str] = {
     "api": "answer one JSON request (collect|compress|inject|clear) on stdin with one JSON response",
     "statusline": "one line for Claude Code's status bar (reads its statusline JSON on stdin); "
     "`statusline install` wires it",
-    "sessions": "list every Claude Code and Codex session on this machine, newest first",
+    "sessions": "list every Claude Code, Codex, Gemini CLI and pi session on this machine, newest first",
     "metrics": "context per round, compactions, decay, restatements, retrieval, promotions, handoffs",
     "serve": "serve the dashboard to a browser (localhost only by default)",
 }

@@ -1,4 +1,4 @@
-"""``ctx-tui sessions [--claude|--codex] [--json]``: every agent session on the machine, newest first."""
+"""``ctx-tui sessions [--claude|--codex|--gemini|--pi] [--json]``: every agent session on the machine, newest first."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from ctx_tui.cli.common import load_project_config, print_json
 from ctx_tui.plain_text import one_line
 from ctx_tui.catalog import SessionInfo, ago, human_size, list_sessions
-from ctx_tui.transcripts.discover import CLAUDE, CODEX
+from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, PI, claude_home, codex_home, gemini_home, pi_home
 
 
 def usage_text(info: SessionInfo) -> str:
@@ -24,8 +24,8 @@ def _print_table(infos: list[SessionInfo], now: float) -> None:
 
     console = Console(highlight=False)
     if not infos:
-        console.print(Text("no Claude Code or Codex session found (looked in $CLAUDE_CONFIG_DIR or ~/.claude, "
-                           "$CODEX_HOME or ~/.codex)"))
+        console.print(Text(f"no Claude Code, Codex, Gemini CLI or pi session found (looked in {claude_home() / 'projects'}, "
+                           f"{codex_home() / 'sessions'}, {gemini_home() / 'tmp'}/*/chats and {pi_home() / 'sessions'})"), soft_wrap=True)
         return
     if not console.is_terminal:
         console.width = max(console.width, 200)  # piped: whole lines rather than wrapped cells
@@ -66,11 +66,13 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "sessions", help="list every Claude Code and Codex session on this machine, newest first", description=__doc__
+        "sessions", help="list every Claude Code, Codex, Gemini CLI and pi session on this machine, newest first", description=__doc__
     )
     agent = parser.add_mutually_exclusive_group()
     agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only Claude Code sessions")
     agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only Codex sessions")
+    agent.add_argument("--gemini", dest="agent", action="store_const", const=GEMINI, help="only Gemini CLI sessions")
+    agent.add_argument("--pi", dest="agent", action="store_const", const=PI, help="only pi sessions")
     parser.add_argument("--limit", type=int, metavar="N", help="only the N newest")
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.set_defaults(func=_run)

@@ -5,9 +5,11 @@
   ``-``; subagent files (``<session>/subagents/agent-*.jsonl``) are not sessions.
 * Codex: ``$CODEX_HOME`` (default ``~/.codex``) ``/sessions/**/rollout-*.jsonl``
   whose first line (``session_meta``) names this cwd; only that line is read.
-* Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-*.json`` or ``.jsonl``,
-  where ``<project>`` is the SHA-256 of the cwd (older versions) or a folder
-  whose ``.project_root`` file names the cwd (newer versions).
+* Gemini CLI: ``$GEMINI_CLI_HOME`` (default the home folder) ``/.gemini/tmp/<project>/chats/session-*.json``
+  or ``.jsonl``, where ``<project>`` is the SHA-256 of the cwd (older versions)
+  or a folder whose ``.project_root`` file names the cwd (newer versions; also
+  listed in ``.gemini/projects.json``). Sub-agent chats sit one folder deeper
+  (``chats/<parent session>/``) and are not sessions.
 * pi: ``$PI_CODING_AGENT_DIR`` (default ``~/.pi/agent``) ``/sessions/--<cwd>--/*.jsonl``,
   where ``<cwd>`` is the cwd without its leading slash and with every slash,
   backslash and colon replaced by ``-``.
@@ -157,23 +159,36 @@ def codex_sessions(cwd: Path) -> list[Path]:
 
 
 def gemini_home() -> Path:
-    return Path.home() / ".gemini"
+    """Gemini CLI's folder: ``.gemini`` in ``$GEMINI_CLI_HOME``, which replaces the home folder for it."""
+    return Path(os.environ.get("GEMINI_CLI_HOME") or Path.home()) / ".gemini"
+
+
+def gemini_project_root(folder: Path) -> str | None:
+    """The cwd a ``tmp/<project>`` folder belongs to, as its ``.project_root`` marker names it (newer versions)."""
+    try:
+        with open_regular(folder / ".project_root") as fh:
+            named = fh.read(4096).decode("utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    return named or None
+
+
+def gemini_project_hash(cwd: str) -> str:
+    """The ``tmp/<hash>`` folder name older Gemini CLI versions give ``cwd``."""
+    return hashlib.sha256(cwd.encode()).hexdigest()
 
 
 def _gemini_project_dirs(cwd: Path) -> list[Path]:
     """Gemini CLI's folders for ``cwd``: ``tmp/<sha256 of the cwd>``, and any ``tmp/<name>`` whose ``.project_root`` names it."""
     root = gemini_home() / "tmp"
-    found = [root / hashlib.sha256(str(cwd).encode()).hexdigest()]
+    found = [root / gemini_project_hash(str(cwd))]
     try:
         folders = [e for e in os.scandir(root) if e.is_dir()]
     except OSError:
         return found
     target = os.path.normpath(str(cwd))
     for entry in folders:
-        try:
-            named = (Path(entry.path) / ".project_root").read_text(encoding="utf-8", errors="replace").strip()
-        except OSError:
-            continue
+        named = gemini_project_root(Path(entry.path))
         if named and os.path.normpath(named) == target:
             found.append(Path(entry.path))
     return found

@@ -27,7 +27,7 @@ DASHBOARD_KEYS: tuple[KeySpec, ...] = (
     KeySpec("n", "n", "new_item", "New item", "Register a new tracked item (goal, constraint, decision, ...)."),
     KeySpec("a", "a", "approve", "Approve", "Approve the first pending promotion: it is written to MEMORY.md."),
     KeySpec("x", "x", "reject", "Reject", "Reject the first pending promotion."),
-    KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code or Codex session of this machine (type to filter, Enter opens it here)."),
+    KeySpec("s", "s", "sessions", "Sessions", "Pick another Claude Code, Codex, Gemini CLI or pi session of this machine (type to filter, Enter opens it here)."),
     KeySpec("m", "m", "metrics", "Metrics", "Plot context per round and compactions; count decay, restatements, retrieval hits, promotions, handoffs."),
     KeySpec("l", "l", "layout", "Layout", "Switch the panels: by the terminal's width, one column, or a grid; saved in your user config."),
     KeySpec("q", "q", "quit", "Quit", "Leave the dashboard (the session and its files are untouched)."),

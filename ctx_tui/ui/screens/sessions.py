@@ -1,10 +1,10 @@
-"""The session picker (``s``): every Claude Code and Codex session on the machine, newest first.
+"""The session picker (``s``): every Claude Code, Codex, Gemini CLI and pi session on the machine, newest first.
 
 Typing filters the list (every word must appear in the agent, project, model,
 session id or file name); the arrows move; Enter opens the highlighted session
 in the dashboard (the app switches the followed session without restarting);
-Escape goes back. The list is read in a thread worker (each file's tail only,
-:class:`ctx_tui.catalog.Catalog`) and refreshed every
+Escape goes back. The list is read in a thread worker
+(:class:`ctx_tui.catalog.Catalog`: a Claude Code or Codex file's tail only) and refreshed every
 ``REFRESH_S`` seconds, reading only files that changed.
 """
 
