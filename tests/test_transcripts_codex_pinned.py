@@ -22,6 +22,7 @@ from conftest import CODEX_FULL, CODEX_REDACTED, fixture
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.codex import CodexReader
 from ctx_tui.transcripts.model import Entry, Format
+from ctx_tui.transcripts.rows import row_shape_ok
 from ctx_tui.window import Session
 
 EXPECTED = {
@@ -169,3 +170,73 @@ def test_row_skips_work_on_spaced_json() -> None:
         assert reader.prepare(item) is item
         user = spell(orjson.dumps({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message"}}))
         assert reader.prepare(user) is user
+
+
+def _transcript_digest(t: Transcript, read: int, skipped: int) -> str:
+    whole = {
+        "entries": [_entry_row(e) for e in t.entries],
+        "meta": [getattr(t.meta, f.name) for f in fields(t.meta)],
+        "compactions": [[c.seq, c.timestamp, c.trigger, c.pre_tokens, c.round] for c in t.compactions],
+        "state": [t.round, t.live_start, t.implausible_usage, t.peak_usage, t.baseline_source, read, skipped],
+        "history": [[p.round, p.tokens, p.source] for p in t.history],
+    }
+    return hashlib.sha256(orjson.dumps(whole, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def _row_by_row(lines: list[bytes]) -> str:
+    """Each line through ``prepare``, ``orjson.loads``, ``row_shape_ok`` and ``feed``: the general path."""
+    reader = CodexReader(Transcript(Format.CODEX))
+    read = skipped = 0
+    for line in lines:
+        data = reader.prepare(line)
+        if data is None:
+            continue
+        try:
+            row = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            skipped += bool(line.strip())
+            continue
+        if not row_shape_ok(row):
+            skipped += 1
+            continue
+        try:
+            reader.feed(row)
+            read += 1
+        except (TypeError, ValueError, AttributeError, KeyError):
+            skipped += 1
+    return _transcript_digest(reader.t, read, skipped)
+
+
+def _variants(line: bytes, i: int) -> bytes:
+    """Spellings and shapes a rollout line may take: spaced, keys reordered, a type key twice, odd payloads."""
+    row = orjson.loads(line)
+    match i % 9:
+        case 0:
+            return _spaced(line)
+        case 1:
+            return orjson.dumps(dict(reversed(list(row.items()))))
+        case 2:
+            return line.rstrip(b"\n")[:-1] + b',"type":"event_msg"}'  # the parsed row is no response item
+        case 3:
+            return orjson.dumps({**row, "role": "user"})  # a top-level role: the general path
+        case 4:
+            return orjson.dumps({**row, "payload": {**row["payload"], "role": None}})
+        case 5:
+            return orjson.dumps({**row, "payload": [row["payload"]]})  # a payload of the wrong shape: skipped
+        case 6:
+            return orjson.dumps({**row, "timestamp": 5})
+        case 7:
+            return line[: len(line) // 2]  # cut short: malformed
+        case _:
+            return line
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
+def test_line_loop_reads_as_the_row_by_row_path(name: str) -> None:
+    """``CodexReader.feed_lines`` (the whole-file loop) gives what the general per-row path gives, line for line."""
+    lines = [line for line in fixture(name).read_bytes().split(b"\n") if line.strip()]
+    varied = [_variants(line, i) if i % 3 == 0 else line for i, line in enumerate(lines)]
+    for sample in (lines, varied, [_spaced(line) for line in lines]):
+        reader = CodexReader(Transcript(Format.CODEX))
+        read, skipped = reader.feed_lines(sample)
+        assert _transcript_digest(reader.t, read, skipped) == _row_by_row(sample)

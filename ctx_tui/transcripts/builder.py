@@ -26,12 +26,9 @@ from ctx_tui.transcripts.model import (
     UsagePoint,
 )
 
-#: Kinds whose text is cut to a preview (``Entry.truncated``), and how long it is;
-#: the others keep their text whole. A tool call's text is ``name {input JSON}``.
-PREVIEW_LIMITS = {Kind.TOOL_RESULT: PREVIEW_CHARS, Kind.THINKING: PREVIEW_CHARS, Kind.TOOL_CALL: TOOL_INPUT_CHARS}
-#: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
 #: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
-_TOOL_CALL, _TOOL_RESULT = Kind.TOOL_CALL, Kind.TOOL_RESULT
+_TOOL_CALL, _TOOL_RESULT, _THINKING = Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.THINKING
+#: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
 _PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
 #: A reported usage figure above this many windows is implausible (ignored, counted).
 USAGE_WINDOWS_CAP = 10
@@ -89,6 +86,8 @@ def content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
+        if len(content) == 1 and type(part := content[0]) is dict and type(text := part.get("text")) is str:
+            return text  # one text block: the common case
         parts = []
         for part in content:
             if isinstance(part, str):
@@ -152,10 +151,19 @@ class Transcript:
         in_context: bool = True,
         usage: Usage | None = None,
     ) -> Entry:
-        """Append an entry; long tool results / thinking keep a preview only."""
+        """Append an entry; long tool results / thinking keep a preview only.
+
+        Tool results and thinking are cut to ``PREVIEW_CHARS`` characters, tool
+        calls (``name {input JSON}``) to ``TOOL_INPUT_CHARS`` (``Entry.truncated``);
+        the other kinds keep their text whole. (Compared by identity: a dict keyed
+        by ``Kind`` hashes each member through ``Enum.__hash__``, a Python call.)
+        """
         chars = len(text)
         truncated = False
-        limit = PREVIEW_LIMITS.get(kind)
+        if kind is _TOOL_RESULT or kind is _THINKING:
+            limit: int | None = PREVIEW_CHARS
+        else:
+            limit = TOOL_INPUT_CHARS if kind is _TOOL_CALL else None
         if limit is not None and chars > limit:
             # estimate from the preview, scaled: no pass over a huge text
             tokens = round(estimate_tokens(text[:limit]) * chars / limit)

@@ -37,12 +37,14 @@ Over 400 lines: one reader for one format, like the others; a split would cut it
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import orjson
 
-from ctx_tui.transcripts.builder import MAX_WINDOW, Transcript, content_text
+from ctx_tui.transcripts.builder import MAX_WINDOW, USAGE_WINDOWS_CAP, Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
+from ctx_tui.transcripts.rows import row_shape_ok
 from ctx_tui.transcripts.tail import codex_context_reading
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
@@ -131,6 +133,58 @@ class CodexReader:
         self._last_token_count: tuple[bytes | None, int] | None = None
         self._turn_context_tail: bytes | None = None  # see _turn_context_from_bytes
 
+    def feed_lines(self, lines: Iterable[bytes]) -> tuple[int, int]:
+        """Feed JSONL ``lines``; returns (rows read, lines skipped).
+
+        The same result as ``prepare``, ``orjson.loads``, ``row_shape_ok`` and
+        ``feed`` on each line (what ``TranscriptReader`` does for the other
+        formats), in one loop: a response item (half the rows of a rollout)
+        whose type is found in its first bytes goes from the parse straight to
+        ``_item``, without the three calls per row that cost more than its
+        parse. Every other line takes the general path.
+        """
+        loads, malformed = orjson.loads, orjson.JSONDecodeError
+        prepare, feed, item = self._prepare_at, self.feed, self._item
+        compact, spaced = _COMPACT, _SPACED
+        read = skipped = 0
+        for line in lines:
+            b = compact
+            at = line.find(b'"type":"', 0, 80)
+            if at < 0:
+                b = spaced
+                at = line.find(b'"type": "', 0, 80)
+            fast = at >= 0 and line.startswith(b'response_item"', at + b.type_end)
+            if not fast and prepare(line, at, b) is None:
+                continue
+            try:
+                row = loads(line)
+            except malformed:
+                if line.strip():  # blank lines are not errors
+                    skipped += 1
+                continue
+            try:
+                if (
+                    fast
+                    and type(row) is dict
+                    and type(payload := row.get("payload")) is dict
+                    and row.get("type") == "response_item"
+                    and "role" not in row
+                    and "message" not in row
+                    and type(payload.get("type")) is str
+                    and type(payload.get("role", "")) is str
+                ):  # of the shape row_shape_ok checks
+                    ts = row.get("timestamp")
+                    item(payload, ts if type(ts) is str else None)
+                elif row_shape_ok(row):
+                    feed(row)
+                else:
+                    skipped += 1
+                    continue
+                read += 1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                skipped += 1  # a row of an unexpected shape: counted, never fatal
+        return read, skipped
+
     def prepare(self, line: bytes) -> bytes | None:
         """``line``, or None for rows dropped without parsing.
 
@@ -151,9 +205,13 @@ class CodexReader:
         if at < 0:
             b = _SPACED
             at = line.find(b'"type": "', 0, 80)
+        if at >= 0 and line.startswith(b'response_item"', at + b.type_end):  # half the rows: straight to parsing
+            return line
+        return self._prepare_at(line, at, b)
+
+    def _prepare_at(self, line: bytes, at: int, b: _Bytes) -> bytes | None:
+        """``prepare`` of a row that is no response item, its first ``"type"`` at ``at`` (or -1) in spelling ``b``."""
         if at >= 0:
-            if line.startswith(b'response_item"', at + b.type_end):  # half the rows: straight to parsing
-                return line
             if line.startswith(b.event_head, at):
                 return self._event_row(line, at + len(b.event_head), b)
             if line.startswith(b.turn_context_head, at):
@@ -240,7 +298,7 @@ class CodexReader:
             ts = None
         kind = row.get("type")
         if kind == "response_item":
-            self._item(payload, ts)
+            self._item(payload, ts if type(ts) is str else None)
         elif kind == "event_msg":
             self._event(payload, ts)
         elif kind == "turn_context":
@@ -275,7 +333,8 @@ class CodexReader:
     def _item(self, p: dict[str, Any], ts: str | None) -> None:
         # The hot path of a cold read (one call per response item): Kind members
         # come from module constants (an enum attribute lookup costs as much as a
-        # dict lookup) and the candidate list is only settled when it holds one.
+        # dict lookup), the transcript's ``add`` is called without ``_add`` and the
+        # candidate list is only settled when it holds one.
         ptype = p.get("type")
         if ptype == "message":
             role = p.get("role")
@@ -283,29 +342,37 @@ class CodexReader:
             text = content if isinstance(content, str) else content_text(content)
             if role == "user":
                 self._user_item(text, ts)
-            elif role == "assistant":
+                return
+            self._compaction_open = False
+            if role == "assistant":
                 if self._candidates:
                     self._settle_candidates()
                 self._event_prompt = None
-                self._add(_ASSISTANT, "assistant", text, ts)
+                self.t.add(_ASSISTANT, "assistant", text, timestamp=ts)
             else:
-                self._add(_SYSTEM, "system", text, ts)
+                self.t.add(_SYSTEM, "system", text, timestamp=ts)
             return
         if self._candidates:
             self._settle_candidates()
         self._event_prompt = None
         if ptype in _RESULT_TYPES:
             call_id = p.get("call_id")
+            if type(call_id) is not str:
+                call_id = None
             output = p.get("output")
             text = output if isinstance(output, str) else _output_text(output)
-            self._add(_TOOL_RESULT, "tool", text, ts, call_id if isinstance(call_id, str) else None)
+            self._compaction_open = False
+            self.t.add(_TOOL_RESULT, "tool", text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
         elif ptype in _CALL_TYPES:
             self._tool_call(p, ts)
         elif ptype == "reasoning":
-            parts = [s.get("text", "") for s in p.get("summary") or [] if isinstance(s, dict)]
-            parts += [c.get("text", "") for c in p.get("content") or [] if isinstance(c, dict)]
-            text = "\n".join(str(x) for x in parts if x)
-            self._add(_THINKING, "assistant", text, ts)
+            parts = []
+            for key in ("summary", "content"):
+                for block in p.get(key) or ():
+                    if isinstance(block, dict) and (part := block.get("text", "")):
+                        parts.append(part if type(part) is str else str(part))
+            self._compaction_open = False
+            self.t.add(_THINKING, "assistant", "\n".join(parts), timestamp=ts)
 
     def _tool_call(self, p: dict[str, Any], ts: str | None) -> None:
         ptype = p["type"]
@@ -394,25 +461,38 @@ class CodexReader:
         self._event_prompt = message
 
     def _usage(self, info: dict[str, Any]) -> None:
+        # Once per new token_count (a third of a rollout's rows are token counts):
+        # written flat, the checks of ``Transcript.plausible`` and
+        # ``codex_context_reading`` made in place when every figure is a plain int.
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
         get = last.get
         total, given, cached, output = get("total_tokens"), get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
         window = info.get("model_context_window")
-        window = window if isinstance(window, int) and 0 < window <= MAX_WINDOW else None
-        if window:
-            self.t.meta.context_window = window
-        figures = [value if isinstance(value, int) else 0 for value in (total, output, given, cached)]
-        if not self.t.plausible(*figures, window=window) or not codex_context_reading(last):
-            return
+        t = self.t
+        if isinstance(window, int) and 0 < window <= MAX_WINDOW:
+            t.meta.context_window = window
+        else:
+            window = None
+        if type(total) is int and type(given) is int and type(cached) is int and type(output) is int:
+            cap = USAGE_WINDOWS_CAP * (window or t.meta.context_window or MAX_WINDOW)
+            if not (0 <= total <= cap and 0 <= output <= cap and 0 <= given <= cap and 0 <= cached <= cap):
+                t.implausible_usage += 1
+                return
+            if total > 0 and given == 0 and output == 0:
+                return  # no context reading (see codex_context_reading)
+        else:
+            figures = [value if isinstance(value, int) else 0 for value in (total, output, given, cached)]
+            if not t.plausible(*figures, window=window) or not codex_context_reading(last):
+                return
+            total, output, given, cached = figures
         # Positional, in Usage's field order (context, output, input, cache creation, cache read, window).
-        total, output, given, cached = figures
         usage = Usage(total, output, given, 0, cached, window)
-        entries = self.t.entries
+        entries = t.entries
         if entries and entries[-1].usage is None:
             entries[-1].usage = usage
-        self.t.report_usage(usage)
+        t.report_usage(usage)
 
     def _open_compaction(self, ts: str | None) -> None:
         usage = self.t.last_usage

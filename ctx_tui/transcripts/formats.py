@@ -3,7 +3,9 @@
 A reader is a :class:`RowReader`: ``prepare(line)`` gives the bytes of a JSONL
 line worth parsing (or None to drop it unparsed), ``feed(row)`` adds one parsed
 row to the transcript and returns False when the row is not one of its own
-(counted in ``skipped``). Adding an agent means writing its reader and adding
+(counted in ``skipped``). A reader may also offer ``feed_lines(lines) -> (rows
+read, lines skipped)``, its own loop over the lines with the same result (the
+Codex reader's hot path). Adding an agent means writing its reader and adding
 one :class:`FormatSpec` to :data:`FORMATS`; detection, the unsupported-input
 message and the whole-document path all read this table.
 """

@@ -16,8 +16,9 @@ valid JSON but no row) or not understood by the detected reader are counted in
 from __future__ import annotations
 
 import gc
+import itertools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -242,7 +243,31 @@ class TranscriptReader:
                 gc.enable()
 
     def _feed(self, lines: Iterable[bytes], fixed: RowReader | None) -> None:
-        """Feed ``lines`` to ``fixed``, or to the file's reader (chosen by the first row that says)."""
+        """Feed ``lines`` to ``fixed``, or to the file's reader (chosen by the first row that says).
+
+        A reader with its own line loop (``feed_lines``) takes the lines once
+        the format is known and the first row's excerpt taken.
+        """
+        rest: Iterator[bytes] = iter(lines)
+        if (fixed or self._reader) is None:
+            self._feed_rows(rest, None)
+        reader = fixed or self._reader
+        feed_lines = getattr(reader, "feed_lines", None)
+        if feed_lines is None:
+            self._feed_rows(rest, fixed)
+            return
+        if self._first_row is None:
+            for line in rest:
+                if line.strip():
+                    self._first_row = _excerpt(line[:400])
+                    rest = itertools.chain((line,), rest)
+                    break
+        read, skipped = feed_lines(rest)
+        self.rows_read += read
+        self.transcript.skipped += skipped
+
+    def _feed_rows(self, lines: Iterator[bytes], fixed: RowReader | None) -> None:
+        """Feed ``lines`` one by one; without a reader, stop after the row that chose one with a line loop."""
         loads = orjson.loads
         t = self.transcript
         for line in lines:
@@ -277,6 +302,9 @@ class TranscriptReader:
                 reader = self._reader
                 assert reader is not None
                 t = self.transcript
+                stop = hasattr(reader, "feed_lines")
+            else:
+                stop = False
             try:
                 if reader.feed(row):
                     self.rows_read += 1
@@ -284,3 +312,5 @@ class TranscriptReader:
                     t.skipped += 1
             except (TypeError, ValueError, AttributeError, KeyError):
                 t.skipped += 1  # a row of an unexpected shape: counted, never fatal
+            if stop:
+                return
