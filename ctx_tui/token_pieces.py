@@ -1,0 +1,213 @@
+"""Exact cl100k counts without building tiktoken's encoder, for a one-shot process (``ctx-tui api``).
+
+tiktoken counts a text in two steps: a regex cuts it into pre-token pieces
+(words with their leading space, runs of up to three digits, punctuation runs,
+whitespace runs), then each piece is byte-pair encoded on its own. The count
+of a text is therefore the sum of its pieces' counts, and a piece's count never
+depends on its neighbours. Building tiktoken's encoder (its 100k ranks into
+Rust tables) takes ~55 ms of a fresh process, and reading the ranks ~15 ms more;
+an 8k-token window has only ~1,000 distinct pieces, most of them seen by the
+calls before. So :class:`PieceCounter`:
+
+* cuts the text with :data:`PATTERN`, tiktoken's cl100k pattern spelled for
+  Python's ``re``. The two agree on every text whose characters are ASCII or
+  Unicode symbols, punctuation, marks and controls (the pattern's classes,
+  letters, numbers and white space, are then the ASCII ones);
+  a text with another character (an accented letter, CJK, a non-ASCII digit or
+  space) is not counted here (:meth:`PieceCounter.count` returns None and the
+  caller uses tiktoken itself);
+* looks each piece up in a table of piece counts kept on disk
+  (:func:`cache_path`), and counts the pieces it has not seen with a plain
+  byte-pair merge over the ranks (tiktoken's own algorithm: the lowest-ranked
+  adjacent pair first, the leftmost on a tie), reading the ranks only then.
+
+Counts are identical to ``len(encoding.encode_ordinary(text))``
+(``tests/test_token_pieces.py`` checks it on the real transcripts and on random text).
+
+The table is a cache: bounded (:data:`MAX_PIECES`, the least recently used
+pieces dropped first), written atomically (temp file + rename) only when it
+learnt something, tagged with a format and the pattern; a missing,
+damaged or foreign file is ignored and replaced. It holds only counts of
+cl100k pieces, so a changed text can never get a stale count.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+#: tiktoken's cl100k pattern (tiktoken_ext ``pat_str``) with its classes spelled in ASCII:
+#: ``\p{L}`` -> ``A-Za-z``, ``\p{N}`` -> ``0-9``, ``\s`` -> ``[\t\n\v\f\r ]`` (Rust's ``\s`` in
+#: ASCII; Python's would add ``\x1c``-``\x1f``), ``$`` -> ``\Z`` (Python's ``$`` also matches
+#: before a final newline). Exact on the texts :func:`pattern_applies` accepts.
+PATTERN = (
+    r"'(?i:[sdmt]|ll|ve|re)"
+    r"|[^\r\nA-Za-z0-9]?+[A-Za-z]++"
+    r"|[0-9]{1,3}+"
+    r"| ?[^\t\n\x0b\x0c\r A-Za-z0-9]++[\r\n]*+"
+    r"|[\t\n\x0b\x0c\r ]++\Z"
+    r"|[\t\n\x0b\x0c\r ]*[\r\n]"
+    r"|[\t\n\x0b\x0c\r ]+(?![^\t\n\x0b\x0c\r ])"
+    r"|[\t\n\x0b\x0c\r ]"
+)
+_PIECES = re.compile(PATTERN)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+#: Pieces kept in the table; ~50 bytes each on disk, ~0.3 ms to load per thousand.
+MAX_PIECES = 40_000
+#: Pieces longer than this are counted each time, never kept (a run of 500 '=' is not worth a slot);
+#: a kept piece has at most 4 x 48 tokens, so its count fits the table's one byte.
+MAX_PIECE_CHARS = 48
+_FORMAT = "ctx-tui piece counts 1"
+
+
+def _other(char: str) -> bool:
+    """True when ``char`` is neither a letter, a number nor white space, for Python and for tiktoken alike.
+
+    Unassigned code points are refused too: a newer Unicode (tiktoken's) may
+    have made one a letter.
+    """
+    import unicodedata
+
+    category = unicodedata.category(char)
+    return category[0] not in "LNZ" and category != "Cn" and not char.isspace()
+
+
+_checked: dict[str, bool] = {}
+
+
+def pattern_applies(text: str) -> bool:
+    """True when :data:`PATTERN` cuts ``text`` exactly as tiktoken's cl100k pattern does."""
+    if text.isascii():
+        return True
+    for char in set(_NON_ASCII.findall(text)):
+        ok = _checked.get(char)
+        if ok is None:
+            ok = _checked[char] = _other(char)
+        if not ok:
+            return False
+    return True
+
+
+def byte_pair_count(piece: bytes, ranks: dict[bytes, int]) -> int:
+    """Tokens of one piece: tiktoken's byte-pair merge (lowest rank first, leftmost on a tie), counted."""
+    if len(piece) < 2 or piece in ranks:
+        return 1 if piece else 0
+    parts = [piece[i : i + 1] for i in range(len(piece))]
+    while len(parts) > 1:
+        best = -1
+        best_rank = 1 << 62
+        for i in range(len(parts) - 1):
+            rank = ranks.get(parts[i] + parts[i + 1])
+            if rank is not None and rank < best_rank:
+                best, best_rank = i, rank
+        if best < 0:
+            break
+        parts[best : best + 2] = [parts[best] + parts[best + 1]]
+    return len(parts)
+
+
+def cache_path(folder: Path) -> Path:
+    return folder / "cl100k_base-pieces.marshal"
+
+
+class PieceCounter:
+    """cl100k counts through the piece table at ``path``; ``ranks`` loads the ranks when a piece is new."""
+
+    def __init__(self, path: Path, ranks: Callable[[], dict[bytes, int] | None]) -> None:
+        self.path = path
+        self._load_ranks = ranks
+        self._ranks: dict[bytes, int] | None = None
+        self._no_ranks = False  # tried once and failed: not again in this process
+        self._counts: dict[str, int] | None = None
+        self._used: set[str] = set()
+        self._learnt = 0
+
+    def load(self) -> None:
+        """Read the table now (it is read on the first count otherwise), and the ranks too when it is empty."""
+        if not self._table():
+            self._ranks_or_none()
+
+    def _table(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = self._read()
+        return self._counts
+
+    def _read(self) -> dict[str, int]:
+        try:
+            with open(self.path, "rb") as fh:
+                data = marshal.loads(fh.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            return {}  # missing, unreadable or damaged: start again
+        if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (_FORMAT, PATTERN)):
+            return {}  # another program's file, or an older format
+        pieces, counts = data[2:]
+        if (not isinstance(pieces, tuple) or not isinstance(counts, bytes) or len(pieces) != len(counts)
+                or 0 in counts or not all(type(p) is str for p in pieces)):
+            return {}
+        return dict(zip(pieces, counts))
+
+    def count(self, text: str) -> int | None:
+        """Tokens of ``text``; None when the pattern does not apply or the ranks cannot be read."""
+        if not pattern_applies(text):
+            return None
+        get = self._table().get
+        pieces = _PIECES.findall(text)
+        counts = [get(piece, 0) for piece in pieces]
+        self._used.update(pieces)
+        total = sum(counts)
+        if 0 in counts:
+            counted = self._count_new([piece for piece, n in zip(pieces, counts) if not n])
+            if counted is None:
+                return None
+            total += counted
+        return total
+
+    def _ranks_or_none(self) -> dict[bytes, int] | None:
+        if self._ranks is None and not self._no_ranks:
+            self._ranks = self._load_ranks()
+            self._no_ranks = self._ranks is None
+        return self._ranks
+
+    def _count_new(self, pieces: list[str]) -> int | None:
+        ranks = self._ranks_or_none()
+        if ranks is None:
+            return None
+        table = self._table()
+        total = 0
+        for piece in pieces:
+            n = table.get(piece)
+            if n is None:  # not yet counted (a piece may come twice)
+                n = byte_pair_count(piece.encode("utf-8"), ranks)
+                if len(piece) <= MAX_PIECE_CHARS:
+                    table[piece] = n
+                    self._learnt += 1
+            total += n
+        return total
+
+    def save(self) -> None:
+        """Write the table back when it learnt pieces: the ones used now last, the oldest dropped over the bound."""
+        if not self._learnt or self._counts is None:
+            return
+        table = self._counts
+        for piece in self._used:  # most recently used at the end
+            n = table.pop(piece, None)
+            if n is not None:
+                table[piece] = n
+        if len(table) > MAX_PIECES:
+            drop = len(table) - MAX_PIECES
+            for piece in list(table)[:drop]:
+                del table[piece]
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(marshal.dumps((_FORMAT, PATTERN, tuple(table), bytes(table.values()))))
+            os.replace(tmp, self.path)
+        except OSError:  # a read-only or full cache folder: counted again next time
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+        self._learnt = 0

@@ -1,0 +1,187 @@
+"""Counting cl100k by cached piece counts (ctx_tui.token_pieces): exact, and a cache that cannot mislead."""
+
+from __future__ import annotations
+
+import marshal
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ALL_FIXTURES, fixture
+from ctx_tui import tokens
+from ctx_tui.token_pieces import _PIECES, MAX_PIECE_CHARS, PieceCounter, byte_pair_count, cache_path, pattern_applies
+from ctx_tui.transcripts.render import render_entries
+from ctx_tui.window import Session
+
+
+@pytest.fixture(scope="module")
+def encoding() -> Any:
+    enc = tokens._encoding(tokens.CL100K)
+    assert enc is not None
+    return enc
+
+
+@pytest.fixture(scope="module")
+def ranks() -> dict[bytes, int]:
+    ranks = tokens._cl100k_ranks()
+    assert ranks is not None
+    return ranks
+
+
+def _no_ranks() -> dict[bytes, int]:
+    raise AssertionError("the ranks were read although every piece was in the table")
+
+
+def _same_as_tiktoken(text: str, encoding: Any, ranks: dict[bytes, int], counter: PieceCounter) -> None:
+    """The pieces' tokens are tiktoken's tokens of the text, in order, and the counts agree."""
+    assert pattern_applies(text)
+    pieces = _PIECES.findall(text)
+    assert "".join(pieces) == text
+    expected = encoding.encode_ordinary(text)
+    assert [t for p in pieces for t in encoding._encode_single_piece(p.encode("utf-8"))] == expected
+    assert sum(byte_pair_count(p.encode("utf-8"), ranks) for p in set(pieces)) == sum(
+        len(encoding._encode_single_piece(p.encode("utf-8"))) for p in set(pieces))
+    assert counter.count(text) == len(expected)
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_counts_equal_tiktoken_on_the_real_windows(name: str, encoding: Any, ranks: dict[bytes, int], tmp_path: Path) -> None:
+    session = Session(fixture(name))
+    session.poll()
+    text = render_entries(w.entry for w in session.state().live)
+    counter = PieceCounter(tmp_path / "pieces", lambda: ranks)
+    if not pattern_applies(text):  # a Japanese session: tiktoken counts it
+        assert counter.count(text) is None
+        return
+    for start in range(0, min(len(text), 600_000), 150_000):
+        _same_as_tiktoken(text[start : start + 150_000], encoding, ranks, counter)
+
+
+_ALPHABET = st.sampled_from(
+    list("abcXYZ sdmtlvreSDMTLVRE019'\"_-.,;:!?()[]{}<>/\\|=+*#@$%^&~`")
+    + ["\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x00", "\x7f", "  ", "\n\n", " \n", "'s", "'LL", "'Ve"]
+    + ["—", "…", "→", "✓", "😀", "\u0301", "\u200b", "€", "©", "«", "·", "═", "\U000e0100", "\ufe0f"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ALPHABET, max_size=40).map("".join))
+def test_counts_equal_tiktoken_on_random_text(encoding: Any, ranks: dict[bytes, int], tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    _same_as_tiktoken(text, encoding, ranks, PieceCounter(tmp_path_factory.mktemp("p") / "pieces", lambda: ranks))
+
+
+@pytest.mark.parametrize("text", ["café", "naïve", "日本語", "x²", "٣ items", "a\u00a0b", "line\u2028next", "\U0003ffff"])
+def test_letters_digits_and_spaces_beyond_ascii_are_left_to_tiktoken(text: str, tmp_path: Path) -> None:
+    assert not pattern_applies(text)
+    assert PieceCounter(tmp_path / "pieces", _no_ranks).count(text) is None
+
+
+def test_the_table_is_kept_and_read_back_without_the_ranks(ranks: dict[bytes, int], encoding: Any, tmp_path: Path) -> None:
+    text = "The loader in src/app/sync.py retries on ETIMEDOUT — 3 times, then gives up.\n\n" * 3
+    path = cache_path(tmp_path / "cache")
+    first = PieceCounter(path, lambda: ranks)
+    assert first.count(text) == len(encoding.encode_ordinary(text))
+    first.save()
+    assert path.is_file() and not list(path.parent.glob("*.tmp"))
+    again = PieceCounter(path, _no_ranks)
+    assert again.count(text) == len(encoding.encode_ordinary(text))
+    assert again.count(text * 2) == 2 * len(encoding.encode_ordinary(text))  # the same pieces, twice
+    mtime = path.stat().st_mtime_ns
+    again.save()  # nothing learnt: not written
+    assert path.stat().st_mtime_ns == mtime
+
+
+@pytest.mark.parametrize("content", [
+    b"",
+    b"\x00garbage\xff" * 50,
+    marshal.dumps({"the": 1}),
+    marshal.dumps(("ctx-tui piece counts 1", "another pattern", ("the",), b"\x01")),
+    "pieces",  # replaced below by a table whose counts are wrong in shape
+])
+def test_a_damaged_or_foreign_table_is_ignored_and_replaced(content: bytes | str, ranks: dict[bytes, int], encoding: Any, tmp_path: Path) -> None:
+    from ctx_tui.token_pieces import _FORMAT, PATTERN
+
+    path = cache_path(tmp_path)
+    if content == "pieces":
+        content = marshal.dumps((_FORMAT, PATTERN, (" the", " cat"), b"\x05"))  # two pieces, one count
+    assert isinstance(content, bytes)
+    path.write_bytes(content)
+    counter = PieceCounter(path, lambda: ranks)
+    text = "the cat sat on the mat"
+    assert counter.count(text) == len(encoding.encode_ordinary(text))
+    counter.save()
+    assert PieceCounter(path, _no_ranks).count(text) == len(encoding.encode_ordinary(text))
+
+
+def test_a_zero_count_in_the_table_is_refused(ranks: dict[bytes, int], tmp_path: Path) -> None:
+    from ctx_tui.token_pieces import _FORMAT, PATTERN
+
+    path = cache_path(tmp_path)
+    path.write_bytes(marshal.dumps((_FORMAT, PATTERN, ("the",), b"\x00")))
+    assert PieceCounter(path, lambda: ranks).count("the") == 1
+
+
+def test_the_table_is_bounded_and_keeps_the_recent_pieces(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ctx_tui import token_pieces
+
+    monkeypatch.setattr(token_pieces, "MAX_PIECES", 50)
+    path = cache_path(tmp_path)
+    letters = "abcdefghij"
+
+    def words(batch: int) -> list[str]:  # 40 pieces of letters, none shared between batches
+        return [f" q{letters[batch]}{letters[i // 10]}{letters[i % 10]}z" for i in range(40)]
+
+    for batch in range(4):
+        counter = PieceCounter(path, lambda: ranks)
+        counter.count("".join(words(batch)))
+        counter.save()
+    (_, _, pieces, counts) = marshal.loads(path.read_bytes())
+    assert len(pieces) == len(counts) == 50
+    assert set(words(3)) <= set(pieces)  # the last call's pieces survive
+    long = "=" * (MAX_PIECE_CHARS + 1)
+    counter = PieceCounter(path, lambda: ranks)
+    assert counter.count(long) == byte_pair_count(long.encode(), ranks)
+    counter.save()
+    assert long not in marshal.loads(path.read_bytes())[2]
+
+
+def test_an_unwritable_cache_folder_only_costs_time(ranks: dict[bytes, int], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    counter = PieceCounter(cache_path(blocker / "cache"), lambda: ranks)
+    assert counter.count("hello world") == 2
+    counter.save()  # no exception, nothing written
+    assert blocker.read_text() == "not a folder"
+
+
+def test_without_ranks_the_count_is_left_to_the_caller(tmp_path: Path) -> None:
+    assert PieceCounter(tmp_path / "pieces", lambda: None).count("hello world") is None
+
+
+def test_count_tokens_by_pieces_is_exact_and_says_tiktoken(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    tokens.count_by_pieces()
+    assert tokens._pieces is not None
+    for text in ("hello world — done", "café crème", "x" * 100):
+        assert tokens.count_tokens(text) == len(encoding.encode_ordinary(text))
+    tokens.save_piece_counts()
+    assert cache_path(tokens.cache_dir()).is_file()
+    assert tokens.token_source() == "tiktoken:cl100k_base"
+
+
+def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    monkeypatch.setattr(tokens, "_cl100k_source", lambda: None)
+    monkeypatch.setattr(tokens, "_encoding", lambda name: None)
+    tokens.count_by_pieces()
+    assert tokens._pieces is None
+    assert tokens.count_tokens("abcdefgh") == tokens.estimate_tokens("abcdefgh")
+    assert tokens.token_source() == "estimate"
+    tokens.save_piece_counts()
+    assert not os.path.exists(cache_path(tokens.cache_dir()))
