@@ -165,6 +165,10 @@ class PieceCounter:
             total += counted
         return total
 
+    def can_count(self) -> bool:
+        """True when pieces it has not seen can be counted (the ranks are read, once)."""
+        return self._ranks_or_none() is not None
+
     def _ranks_or_none(self) -> dict[bytes, int] | None:
         if self._ranks is None and not self._no_ranks:
             self._ranks = self._load_ranks()

@@ -162,6 +162,8 @@ def token_source(model: str | None = None, load: bool = True) -> str:
         return f"tiktoken:{CL100K}" if _cl100k_installed() else "estimate"
     if model and model.lower().startswith(_GPT_PREFIXES) and _encoding(O200K) is not None:
         return f"tiktoken:{O200K}"
+    if _pieces is not None and _pieces.can_count():  # the ranks read (~15 ms), not the encoder built
+        return f"tiktoken:{CL100K}"
     return f"tiktoken:{CL100K}" if _encoding(CL100K) is not None else "estimate"
 
 

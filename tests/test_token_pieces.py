@@ -159,7 +159,19 @@ def test_an_unwritable_cache_folder_only_costs_time(ranks: dict[bytes, int], tmp
 
 
 def test_without_ranks_the_count_is_left_to_the_caller(tmp_path: Path) -> None:
-    assert PieceCounter(tmp_path / "pieces", lambda: None).count("hello world") is None
+    counter = PieceCounter(tmp_path / "pieces", lambda: None)
+    assert counter.count("hello world") is None and not counter.can_count()
+
+
+def test_unreadable_ranks_make_estimates_and_say_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    monkeypatch.setattr(tokens, "_cl100k_ranks", lambda: None)  # the bundled file is there but broken
+    monkeypatch.setattr(tokens, "_encoding", lambda name: None)
+    tokens.count_by_pieces()
+    assert tokens._pieces is not None
+    assert tokens.count_tokens("abcdefgh") == tokens.estimate_tokens("abcdefgh")
+    assert tokens.token_source() == "estimate"
 
 
 def test_count_tokens_by_pieces_is_exact_and_says_tiktoken(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
@@ -171,7 +183,12 @@ def test_count_tokens_by_pieces_is_exact_and_says_tiktoken(monkeypatch: pytest.M
         assert tokens.count_tokens(text) == len(encoding.encode_ordinary(text))
     tokens.save_piece_counts()
     assert cache_path(tokens.cache_dir()).is_file()
-    assert tokens.token_source() == "tiktoken:cl100k_base"
+    tokens._encoding.cache_clear()
+    try:
+        assert tokens.token_source() == "tiktoken:cl100k_base"
+        assert tokens._encoding.cache_info().currsize == 0  # said without building the encoder
+    finally:
+        tokens._encoding.cache_clear()
 
 
 def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
