@@ -205,8 +205,7 @@ def count_by_pieces() -> None:
 
     The exact count without tiktoken's encoder (~70 ms to build) for texts
     made of pieces counted before; the encoder is still built for a text the
-    piece pattern does not cover. Call :func:`save_piece_counts` before the
-    process ends. Without the bundled cl100k file nothing changes (estimates).
+    piece pattern does not cover. Call :func:`end_piece_counts` when done. Without the bundled cl100k file nothing changes (estimates).
     """
     global _pieces
     if _pieces is None and _cl100k_installed():
@@ -215,10 +214,12 @@ def count_by_pieces() -> None:
         _pieces = PieceCounter(cache_path(cache_dir()), _cl100k_ranks)
 
 
-def save_piece_counts() -> None:
-    """Keep what :func:`count_by_pieces` learnt (atomically, bounded) for the next process."""
+def end_piece_counts() -> None:
+    """Keep what :func:`count_by_pieces` learnt (atomically, bounded) for the next process; count with tiktoken again."""
+    global _pieces
     if _pieces is not None:
         _pieces.save()
+        _pieces = None
 
 
 def prepare() -> None:

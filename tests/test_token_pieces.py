@@ -163,6 +163,22 @@ def test_without_ranks_the_count_is_left_to_the_caller(tmp_path: Path) -> None:
     assert counter.count("hello world") is None and not counter.can_count()
 
 
+def test_the_api_command_counts_by_pieces_only_while_it_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from ctx_tui.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"action": "compress", "context": "The loader retries. " * 400, "options": {"maxLength": 100}}))
+    assert main(["api", "--request", str(request)]) == 0
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["success"] and reply["metadata"]["compressedLength"] == tokens.count_tokens(reply["context"])
+    assert tokens._pieces is None  # the test process counts with tiktoken again
+    assert cache_path(tmp_path / "cache" / "ctx-tui").is_file()
+
+
 def test_unreadable_ranks_make_estimates_and_say_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(tokens, "_pieces", None)
@@ -181,14 +197,14 @@ def test_count_tokens_by_pieces_is_exact_and_says_tiktoken(monkeypatch: pytest.M
     assert tokens._pieces is not None
     for text in ("hello world — done", "café crème", "x" * 100):
         assert tokens.count_tokens(text) == len(encoding.encode_ordinary(text))
-    tokens.save_piece_counts()
-    assert cache_path(tokens.cache_dir()).is_file()
     tokens._encoding.cache_clear()
     try:
         assert tokens.token_source() == "tiktoken:cl100k_base"
         assert tokens._encoding.cache_info().currsize == 0  # said without building the encoder
     finally:
         tokens._encoding.cache_clear()
+    tokens.end_piece_counts()
+    assert cache_path(tokens.cache_dir()).is_file() and tokens._pieces is None
 
 
 def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -200,5 +216,5 @@ def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.Mo
     assert tokens._pieces is None
     assert tokens.count_tokens("abcdefgh") == tokens.estimate_tokens("abcdefgh")
     assert tokens.token_source() == "estimate"
-    tokens.save_piece_counts()
+    tokens.end_piece_counts()
     assert not os.path.exists(cache_path(tokens.cache_dir()))

@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # One request per process: exact counts from the piece table on disk, not a 70 ms tokenizer build.
     tokens.count_by_pieces()
-    response = handle_text(read_input(args.request), project_root())
-    tokens.save_piece_counts()
+    try:
+        response = handle_text(read_input(args.request), project_root())
+    finally:
+        tokens.end_piece_counts()
     sys.stdout.write(json_text(response) + "\n")
     return 0
