@@ -63,6 +63,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
+from operator import add as _add
+from operator import mul as _mul
 from typing import Literal
 
 import snowballstemmer
@@ -95,6 +98,8 @@ MAX_CHARS = 100_000
 #: A term more items than this share picks no candidates by itself: it cannot tell them
 #: apart, and walking its posting list for every sentence would cost O(items).
 MAX_POSTING = 512
+#: Distinct sentences whose terms are kept (a session repeats commands, paths and code lines).
+PARSED_CACHE = 4096
 #: Longest sentence kept as evidence in a :class:`Mention`.
 EVIDENCE_CHARS = 240
 
@@ -138,6 +143,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _EDGE = "'\"-=:.,+"
 
+
+_ZEROS, _ONES, _TWOS = repeat(0), repeat(1), repeat(2)
 
 _FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}
 
@@ -293,7 +300,8 @@ class Vocabulary:
             self.add_keys(term_keys(sentence))
 
     def add_keys(self, keys: Iterable[str]) -> None:
-        self.df.update(set(keys))
+        """Count one sentence of these term keys (each distinct key once)."""
+        self.df.update(keys if isinstance(keys, frozenset) else set(keys))
         self.n += 1
 
 
@@ -311,9 +319,14 @@ class Mention:
 
 
 class Profile:
-    """An item's terms, each key once with its strongest factor."""
+    """An item's terms, each key once with its strongest factor.
 
-    __slots__ = ("text", "factors")
+    ``keys`` are its keys in order and ``weak`` their factors capped at a plain word's (the item's
+    norm counts identifiers so, see :class:`_Sentence`); ``norm_at`` caches that
+    norm for one state of the vocabulary (:meth:`_Idf.base`).
+    """
+
+    __slots__ = ("text", "factors", "keys", "weak", "norm_at")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -321,6 +334,37 @@ class Profile:
         for term in terms(text):
             if term.factor > self.factors.get(term.key, 0.0):
                 self.factors[term.key] = term.factor
+        self.keys = tuple(self.factors)
+        self.weak = tuple(f if f < 1.0 else 1.0 for f in self.factors.values())
+        self.norm_at: tuple[Vocabulary | None, int, float] = (None, 0, 0.0)
+
+
+class _Parsed:
+    """What a sentence's text alone says (cached per text: :func:`_parse`): its distinct term keys
+    (what the vocabulary counts), each key's strongest factor and first surface, and whether it is short."""
+
+    __slots__ = ("keys", "weights", "surfaces", "short")
+
+    def __init__(self, sentence_terms: Iterable[Term]) -> None:
+        weights: dict[str, float] = {}
+        surfaces: dict[str, str] = {}
+        for term in sentence_terms:
+            key = term.key
+            if term.factor > weights.get(key, 0.0):
+                weights[key] = term.factor
+                if key not in surfaces:
+                    surfaces[key] = term.surface
+        self.keys = frozenset(weights)
+        self.weights = weights
+        self.surfaces = surfaces
+        # content terms as written (an identifier's parts and a number's prefixes are not counted again)
+        self.short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
+
+
+@lru_cache(maxsize=PARSED_CACHE)
+def _parse(sentence: str) -> _Parsed:
+    """A sentence's :class:`_Parsed`, cached: a session repeats many (commands, paths, code lines)."""
+    return _Parsed(terms(sentence))
 
 
 class _Sentence:
@@ -329,59 +373,66 @@ class _Sentence:
     ``base`` is the squared norm with every identifier, path and number at the weight of a plain
     word: :data:`STRONG` rewards sharing one, it does not punish a sentence for naming others
     ("calculate_proration() handles the upgrade case" mentions "support proration on upgrades").
+    ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item).
     """
 
-    __slots__ = ("weights", "vector", "surfaces", "base", "own", "short")
+    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short")
 
-    def __init__(self, sentence_terms: Iterable[Term], idf: _Idf) -> None:
-        weights: dict[str, float] = {}
-        self.surfaces: dict[str, str] = {}
-        for term in sentence_terms:
-            if term.factor > weights.get(term.key, 0.0):
-                weights[term.key] = term.factor
-                self.surfaces.setdefault(term.key, term.surface)
-        self.weights = weights
-        self.vector = {k: f * idf(k) for k, f in weights.items()}
-        self.base = sum((min(f, 1.0) * idf(k)) ** 2 for k, f in weights.items())
+    def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
+        weights = self.weights = parsed.weights
+        self.surfaces = parsed.surfaces
+        self.short = parsed.short
+        idfs = self.idfs = dict(zip(weights, idf.of(weights)))
+        self.vector = {k: f * idfs[k] for k, f in weights.items()}
+        self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items()])
         self.own = sum(self.vector.values())
-        # content terms as written (an identifier's parts and a number's prefixes are not counted again)
-        self.short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
 
 
 class _Idf:
-    """The vocabulary's IDF frozen for one sentence, each key's logarithm computed once.
+    """The vocabulary's IDF frozen for one sentence: ``log(n + PRIOR_SENTENCES + 1) - log(df + 1)``.
 
-    Matching a sentence asks for the same keys again and again (the sentence's,
-    then every candidate item's): without this a first view of a 10 MB session
-    spent most of its time in ``math.log``.
+    A mention needs a shared term that is not :meth:`common`, so a sentence is
+    checked for candidate items with the frequencies alone; the logarithms are
+    taken only for a sentence that has candidates (its own keys once, in
+    :class:`_Sentence`) and for their items' norms (:meth:`base`, cached per
+    item while the vocabulary does not change: an item first asked for later is
+    matched against every sentence already read with one vocabulary).
     """
 
-    __slots__ = ("cache", "df", "log_n", "cut")
+    __slots__ = ("vocab", "df", "n", "log_n", "cut")
 
     def __init__(self, vocab: Vocabulary) -> None:
-        self.cache: dict[str, float] = {}
+        self.vocab = vocab
         self.df = vocab.df
+        self.n = vocab.n
         self.log_n = math.log(vocab.n + PRIOR_SENTENCES + 1)
         self.cut = COMMON_SHARE * (vocab.n + PRIOR_SENTENCES)
 
-    def __call__(self, key: str) -> float:
-        value = self.cache.get(key)
-        if value is None:
-            value = self.cache[key] = self.log_n - math.log(self.df.get(key, 0) + 1)
-        return value
+    def of(self, keys: Iterable[str]) -> Iterator[float]:
+        """The IDF of each key, in order: each step a C-level map (no Python frame per key)."""
+        return map(self.log_n.__sub__, map(math.log, map(_add, map(self.df.get, keys, _ZEROS), _ONES)))
 
     def common(self, key: str) -> bool:
         return self.df.get(key, 0) > self.cut
 
     def base(self, profile: Profile) -> float:
         """The item's squared norm, identifiers at a plain word's weight (see :class:`_Sentence`)."""
-        return sum((min(f, 1.0) * self(k)) ** 2 for k, f in profile.factors.items())
+        vocab, n, cached = profile.norm_at
+        if vocab is self.vocab and n == self.n:
+            return cached
+        # (w * idf) ** 2 summed in the item's order
+        value: float = sum(map(pow, map(_mul, profile.weak, self.of(profile.keys)), _TWOS))
+        profile.norm_at = (self.vocab, self.n, value)
+        return value
 
 
-def similarity(profile: Profile, sentence: str, vocab: Vocabulary | None = None) -> tuple[float, tuple[str, ...]]:
-    """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words alone)."""
+def similarity(
+    profile: Profile, sentence: str, vocab: Vocabulary | None = None, strict: bool = False
+) -> tuple[float, tuple[str, ...]]:
+    """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words
+    alone); ``strict`` as for :meth:`MentionIndex.match_sentence`. No index, no cache: what the index must give."""
     idf = _Idf(vocab if vocab is not None else Vocabulary())
-    return _score(profile, _Sentence(terms(sentence), idf), idf)
+    return _score(profile, _Sentence(_Parsed(terms(sentence)), idf), idf, strict)
 
 
 def _score(profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False) -> tuple[float, tuple[str, ...]]:
@@ -390,22 +441,26 @@ def _score(profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = Fals
     everywhere?" is mostly about cents), scaled so that :data:`SHORT_SHARE` scores :data:`THRESHOLD`."""
     vector = sentence.vector
     factors = profile.factors
-    shared = [k for k in factors if k in vector]
-    if not shared or all(idf.common(k) for k in shared):
+    shared = [k for k in profile.keys if k in vector]
+    if not shared:
+        return 0.0, ()
+    if all(idf.common(k) for k in shared):  # common words alone are never enough
         return 0.0, ()
     if strict and len(shared) == 1 and factors[shared[0]] < STRONG:
         return 0.0, ()
-    strong = [idf(k) ** 2 * (STRONG * STRONG - 1.0) for k in shared]
+    idfs, weights = sentence.idfs, sentence.weights
+    strong = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
     item_norm = math.sqrt(idf.base(profile) + sum(b for k, b in zip(shared, strong) if factors[k] >= STRONG))
-    sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strong) if sentence.weights[k] >= STRONG))
+    sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strong) if weights[k] >= STRONG))
     if not item_norm or not sentence_norm:
         return 0.0, ()
-    score = sum(factors[k] * idf(k) * vector[k] for k in shared) / (item_norm * sentence_norm)
+    score = sum([factors[k] * idfs[k] * vector[k] for k in shared]) / (item_norm * sentence_norm)
     if sentence.short and not strict and sentence.own:
-        share = sum(vector[k] for k in shared) / sentence.own
+        share = sum([vector[k] for k in shared]) / sentence.own
         if share >= SHORT_SHARE:
             score = max(score, share * THRESHOLD / SHORT_SHARE)
-    matched = tuple(dict.fromkeys(sentence.surfaces[k] for k in shared))
+    surfaces = sentence.surfaces
+    matched = (surfaces[shared[0]],) if len(shared) == 1 else tuple(dict.fromkeys([surfaces[k] for k in shared]))
     return score, matched
 
 
@@ -475,20 +530,23 @@ class MentionIndex:
         shared plain word is not enough there ("processors: {}," is no follow-up), an identifier,
         path or number still is.
         """
-        sentence_terms = terms(sentence)
+        parsed = _parse(sentence)
         if learn:
-            self.vocab.add_keys(t.key for t in sentence_terms)
+            self.vocab.add_keys(parsed.keys)
         idf = _Idf(self.vocab)
-        parsed = _Sentence(sentence_terms, idf)
         # a mention needs a shared term that is not common: only such terms pick candidates
         candidates: set[str] = set()
-        for key in parsed.vector:
-            holders = self._postings.get(key)
-            if holders and len(holders) <= MAX_POSTING and not idf.common(key):
+        postings, df, cut = self._postings, idf.df, idf.cut
+        for key in parsed.keys & postings.keys():
+            holders = postings[key]
+            if len(holders) <= MAX_POSTING and df.get(key, 0) <= cut:
                 candidates |= holders
+        if not candidates:
+            return {}
+        scored = _Sentence(parsed, idf)
         found: dict[str, Mention] = {}
         for item in candidates:
-            score, matched = _score(self.profiles[item], parsed, idf, strict)
+            score, matched = _score(self.profiles[item], scored, idf, strict)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found
