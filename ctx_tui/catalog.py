@@ -16,6 +16,9 @@ file is read by the full reader (:func:`ctx_tui.usage_tail.read_usage_tail`:
 the figure ``stats`` gives, the post-compaction estimate included) when it
 changed: those chats are small (a Gemini ``.json`` chat is rewritten whole on
 every message anyway), and the two formats' rules then live in one place.
+So is a Claude Code or Codex file whose tail shows a compaction and no
+report since (until the agent's next reply): the estimate then needs the
+session's baseline, which only a whole read learns.
 A Gemini chat does not name its cwd: its project is the folder's
 ``.project_root`` marker, else the cwd whose SHA-256 names the folder among
 the projects of ``.gemini/projects.json``, the other agents' sessions and the
@@ -195,7 +198,8 @@ class Catalog:
         return infos
 
     def _read_whole(self, path: Path, agent: str) -> SessionInfo | None:
-        """A Gemini CLI or pi session, read whole by its reader when it changed (see the module doc)."""
+        """A session read by its full reader when it changed (see the module doc): Gemini CLI and pi
+        always, Claude Code and Codex between a compaction and the next report."""
         try:
             st = path.stat()
         except OSError:
@@ -249,6 +253,8 @@ class Catalog:
             self._tails.pop(path, None)
             return SessionInfo(path, agent, None, None, None, None, UNKNOWN_WINDOW, None, False, "model table",
                                st.st_mtime, st.st_size, exc.strerror or str(exc))
+        if scan.compacted:  # nothing reported since a compaction: the dashboard's estimate, not the scan's text / 4
+            return self._read_whole(path, agent)
         session_id = scan.session_id or (path.stem if agent == CLAUDE else None)
         report = claude_code_report(session_id) if agent == CLAUDE else None
         if report is not None:

@@ -200,3 +200,27 @@ async def test_the_picker_lists_and_opens_them(agent_home: dict[str, Path], tmp_
         await until(pilot, lambda: isinstance(app.screen, DashboardScreen) and app.snapshot is not None
                     and app.snapshot.state.path == agent_home["gemini_jsonl"])
         assert app.snapshot.state.context_tokens == 40_238
+
+
+def test_a_codex_session_just_compacted_shows_the_dashboards_estimate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between a compaction and the next report the row is the post-compaction estimate a whole read gives, not 82%."""
+    from conftest import CODEX_REDACTED, fixture
+
+    lines = fixture(CODEX_REDACTED).read_bytes().splitlines(keepends=True)
+    cut = next(n for n, line in enumerate(lines) if b'"context_compacted"' in line) + 1
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    path = tmp_path / "codex" / "sessions" / "2026" / "02" / "23" / "rollout-2026-02-23T12-54-34-x.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(lines[:cut]))
+    catalog = Catalog()
+    (info,) = catalog.list()
+    session = Session(path)
+    session.poll()
+    state = session.state(positions=False)
+    assert info.estimated and state.usage_source == "estimated"
+    assert info.context_tokens == state.context_tokens < 212_134 / 4  # the last report before it: 212,134 (82%)
+    reply = next(n for n in range(cut, len(lines)) if b'"input_tokens":48297' in lines[n])
+    with path.open("ab") as fh:
+        fh.write(b"".join(lines[cut : reply + 1]))
+    (info,) = catalog.list()
+    assert (info.context_tokens, info.estimated) == (48_687, False)

@@ -9,6 +9,7 @@ import pytest
 
 from ctx_tui.transcripts.builder import bound_tool_input
 from ctx_tui.transcripts.claude import classify_user_text
+from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Format, Kind
 from ctx_tui.window import UNKNOWN_WINDOW, Session, window_for_model
 from ctx_tui.config import Config, WindowConfig
@@ -171,10 +172,16 @@ def test_codex_rows(tmp_path: Path) -> None:
     state = session.state()
     assert state.meta.model == "gpt-5-codex" and state.meta.agent_version == "0.9"
     assert state.meta.extra["originator"] == "codex_cli_rs"
-    assert state.context_tokens == 5000 and state.context_window == 400_000
+    assert state.context_window == 400_000
     assert len(state.compactions) == 1 and state.compactions[0].pre_tokens == 5000
     assert [w.entry.seq for w in state.live] == [8, 9]
     assert state.rounds == 2 and [e.round for e in entries] == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2]
+    # after the compaction, before the next report: the baseline (the first report less what was
+    # sent and answered with it) plus the summary and the new prompt, estimated
+    counted = [count_tokens(e.text, "gpt-5-codex") for e in entries]
+    assert state.usage_source == "estimated" and state.context_tokens == 5000 - sum(counted[:7]) + counted[8] + counted[9]
+    session = _write(tmp_path / "r.jsonl", [*rows, _tokens(1200)])
+    assert session.state().context_tokens == 1200 and session.state().usage_source == "reported"
 
 
 def test_codex_without_user_message_events_uses_the_content(tmp_path: Path) -> None:

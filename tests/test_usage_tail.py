@@ -119,8 +119,10 @@ def test_missing_file_reads_as_empty(tmp_path: Path) -> None:
 
 def test_codex_compaction_report_is_no_context_reading(tmp_path: Path) -> None:
     """The token_count Codex writes as it compacts (total 940,499, no input or output, on a 258,400
-    window) is not the context: cut right after the compaction, the whole read, the tail read and
-    the status line's scan all keep the last real report (212,134), never 364%."""
+    window) is not the context, and the last real report (212,134, 82%) measured the window the
+    compaction replaced: cut right after the compaction, the whole read and the tail read give the
+    post-compaction estimate, and the status line's scan its own (text / 4), never 364% nor 82%;
+    the next token_count (48,687) is reported again."""
     from conftest import CODEX_REDACTED
     from ctx_tui.transcripts.tail import read_tail
 
@@ -128,6 +130,12 @@ def test_codex_compaction_report_is_no_context_reading(tmp_path: Path) -> None:
     cut = next(n for n, line in enumerate(lines) if b'"context_compacted"' in line) + 1
     path = tmp_path / "cut.jsonl"
     path.write_bytes(b"".join(lines[:cut]))
-    assert _whole(path)[0] == 212_134
-    assert read_usage_tail(path).context_tokens == 212_134
-    assert read_tail(path)[0].context_tokens == 212_134
+    whole = _whole(path)
+    usage = read_usage_tail(path)
+    assert usage.usage_source == "estimated" and _figures(usage) == whole
+    assert 0 < usage.context_tokens < 212_134 / 4
+    scan = read_tail(path)[0]
+    assert scan.estimated and scan.compacted and 0 < scan.tokens < 212_134 / 4
+    reply = next(n for n in range(cut, len(lines)) if b'"token_count"' in lines[n] and b'"input_tokens":48297' in lines[n])
+    path.write_bytes(b"".join(lines[: reply + 1]))
+    assert _whole(path)[0] == read_usage_tail(path).context_tokens == read_tail(path)[0].context_tokens == 48_687

@@ -25,8 +25,13 @@
 * ``event_msg`` ``token_count`` with ``info`` -> reported usage
   (``last_token_usage.total_tokens``, ``model_context_window``).
 * ``compacted`` -> a Compaction plus a SUMMARY entry (``message`` and the text of
-  ``replacement_history``); the ``context_compacted`` event that goes with it is
-  the same compaction, counted once.
+  ``replacement_history``; its encrypted ``compaction`` item, the server's own
+  summary, is a second SUMMARY entry sized from the ciphertext, see
+  :func:`~ctx_tui.transcripts.tail.sealed_chars`); the ``context_compacted`` event that goes with it is
+  the same compaction, counted once. The last ``token_count`` measured the
+  window before it: until the next one the figure is the post-compaction
+  estimate (``ctx_tui.window``: the baseline learned from the first report of the
+  session or of the last window that had one, plus the live window).
 * Other ``event_msg`` rows (command output, patches, task start/end...) are
   skipped before JSON parsing.
 
@@ -45,7 +50,7 @@ import orjson
 from ctx_tui.transcripts.builder import MAX_WINDOW, USAGE_WINDOWS_CAP, Transcript, content_text
 from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 from ctx_tui.transcripts.rows import row_shape_ok
-from ctx_tui.transcripts.tail import codex_context_reading
+from ctx_tui.transcripts.tail import codex_context_reading, sealed_chars
 
 #: Event rows that are parsed; the others only repeat response items or show UI progress.
 _EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
@@ -495,10 +500,9 @@ class CodexReader:
         t.report_usage(usage)
 
     def _open_compaction(self, ts: str | None) -> None:
+        """The live window starts here, and the last report no longer measures it: the figure is estimated until the next one."""
         usage = self.t.last_usage
         self.t.compact(Compaction(seq=len(self.t.entries), timestamp=ts, pre_tokens=usage.context_tokens if usage else None))
-        # Codex's rule is "the last token_count event": a compaction does not void it.
-        self.t.last_usage = usage
         self._compaction_open = True
 
     def _compacted(self, p: dict[str, Any], ts: str | None) -> None:
@@ -506,9 +510,17 @@ class CodexReader:
         if not self._compaction_open:
             self._open_compaction(ts)
         parts = [p["message"]] if isinstance(p.get("message"), str) and p["message"] else []
+        sealed = 0
         for item in p.get("replacement_history") or []:
             if isinstance(item, dict) and item.get("type") == "message":
                 text = content_text(item.get("content"))
                 if text:
                     parts.append(f"[{item.get('role', '?')}] {text}")
+            elif isinstance(item, dict) and item.get("type") == "compaction" and isinstance(item.get("encrypted_content"), str):
+                sealed += sealed_chars(item["encrypted_content"])
         self.t.add(Kind.SUMMARY, "system", "\n\n".join(parts), timestamp=ts)
+        if sealed:
+            # The summary the server wrote and encrypted: the model reads it, ctx-tui cannot; it stands
+            # in the window as a note whose count is scaled to the summary's size (as a preview's is).
+            note = self.t.add(Kind.SUMMARY, "system", f"[encrypted compaction summary, about {sealed:,} characters]", timestamp=ts)
+            note.chars, note.truncated = sealed, True

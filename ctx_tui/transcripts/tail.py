@@ -16,9 +16,11 @@ and for a thousand files. So:
     compaction and the figure is an estimate (characters of the text after
     the boundary / 4).
   - Codex: the last ``event_msg`` ``token_count`` with an ``info`` object
-    (``last_token_usage.total_tokens``, ``model_context_window``); a
-    compaction does not void it (Codex's rule, as in the full reader). The
-    model comes from the last ``turn_context``.
+    (``last_token_usage.total_tokens``, ``model_context_window``), unless a
+    ``compacted`` row comes after it: then, as for Claude Code, the figure is
+    an estimate (characters of the replacement history, of the encrypted
+    summary's size and of the items after it / 4). The model comes from the
+    last ``turn_context``.
 
 * :class:`TailScan` is the forward scanner both use; its :meth:`state` is a
   small JSON-able dict, so a caller can keep it with the byte offset it was
@@ -113,6 +115,30 @@ def _text_chars(content: Any) -> int:
                         total += _text_chars(value if isinstance(value, list) else [value])
             elif isinstance(block, str):
                 total += len(block)
+    return total
+
+
+def sealed_chars(token: str) -> int:
+    """The size of the text in a Codex ``compaction`` item's ``encrypted_content``, from the ciphertext's length.
+
+    The server returns its summary as a Fernet token (base64 of a 57-byte
+    envelope and the AES-CBC ciphertext, padded to 16 bytes): the plaintext
+    is the decoded length less the envelope, within 16 bytes. Unmeasured: whether
+    the server compresses the text before encrypting it (then it is longer).
+    """
+    return max(0, len(token) * 3 // 4 - 57)
+
+
+def _codex_compacted_chars(payload: dict[str, Any]) -> int:
+    """Characters a Codex ``compacted`` row puts in the window: its message, the replacement history's
+    messages and the encrypted summary's size."""
+    total = len(payload["message"]) if isinstance(payload.get("message"), str) else 0
+    history = payload.get("replacement_history")
+    for item in history if isinstance(history, list) else []:
+        if isinstance(item, dict) and item.get("type") == "message":
+            total += _text_chars(item.get("content"))
+        elif isinstance(item, dict) and item.get("type") == "compaction" and isinstance(item.get("encrypted_content"), str):
+            total += sealed_chars(item["encrypted_content"])
     return total
 
 
@@ -228,7 +254,10 @@ class TailScan:
             if b'"token_count"' in line:
                 if b'"info":null' in line:
                     return
-            elif not (b'"turn_context"' in line or b'"session_meta"' in line or b'ompacted"' in line):
+            elif not (
+                b'"turn_context"' in line or b'"session_meta"' in line or b'ompacted"' in line
+                or (self.compacted and b'"response_item"' in line)
+            ):
                 return
             row = _loads(line)
         if not isinstance(row, dict) or not isinstance(row.get("payload"), dict):
@@ -249,6 +278,11 @@ class TailScan:
                 self.cwd = payload["cwd"]
         elif kind == "compacted":
             self.compactions += 1
+            self.compacted = True
+            self.context_tokens = None
+            self.estimate_chars = _codex_compacted_chars(payload)
+        elif kind == "response_item" and self.compacted:
+            self.estimate_chars += _text_chars([payload])
         elif kind == "event_msg" and payload.get("type") == "token_count":
             info = payload.get("info")
             last = info.get("last_token_usage") if isinstance(info, dict) else None
@@ -260,13 +294,15 @@ class TailScan:
                     return
                 self.context_tokens = figures[0]
                 self.usage_seen = True
+                self.compacted = False
+                self.estimate_chars = 0
                 if window:
                     self.window = window
 
     def decided(self) -> bool:
         """Whether what was fed holds the row that decides the figure (see the module doc)."""
         if self.format == CODEX:
-            return self.usage_seen and self.model is not None
+            return (self.usage_seen or self.compacted) and self.model is not None
         return self.usage_seen or self.compacted
 
 
@@ -329,7 +365,7 @@ def _deciding_start(fh: Any, size: int) -> int:
         if fmt == CLAUDE and (probe.usage_seen or probe.compacted):
             return offset
         if fmt == CODEX:
-            have_usage = have_usage or probe.usage_seen
+            have_usage = have_usage or probe.usage_seen or probe.compacted
             have_model = have_model or probe.model is not None
             if have_usage and have_model:
                 return offset
