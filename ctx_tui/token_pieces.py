@@ -66,13 +66,13 @@ _FORMAT = "ctx-tui piece counts 1"
 def _other(char: str) -> bool:
     """True when ``char`` is neither a letter, a number nor white space, for Python and for tiktoken alike.
 
-    Unassigned code points are refused too: a newer Unicode (tiktoken's) may
-    have made one a letter.
+    Unassigned code points are refused too (a newer Unicode, tiktoken's, may
+    have made one a letter), and lone surrogates (tiktoken replaces them first).
     """
     import unicodedata
 
     category = unicodedata.category(char)
-    return category[0] not in "LNZ" and category != "Cn" and not char.isspace()
+    return category[0] not in "LNZ" and category not in ("Cn", "Cs") and not char.isspace()
 
 
 _checked: dict[str, bool] = {}

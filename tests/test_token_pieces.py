@@ -74,10 +74,19 @@ def test_counts_equal_tiktoken_on_random_text(encoding: Any, ranks: dict[bytes, 
     _same_as_tiktoken(text, encoding, ranks, PieceCounter(tmp_path_factory.mktemp("p") / "pieces", lambda: ranks))
 
 
-@pytest.mark.parametrize("text", ["café", "naïve", "日本語", "x²", "٣ items", "a\u00a0b", "line\u2028next", "\U0003ffff"])
+@pytest.mark.parametrize("text", ["café", "naïve", "日本語", "x²", "٣ items", "a\u00a0b", "line\u2028next", "\U0003ffff", "half \ud83d emoji"])
 def test_letters_digits_and_spaces_beyond_ascii_are_left_to_tiktoken(text: str, tmp_path: Path) -> None:
     assert not pattern_applies(text)
     assert PieceCounter(tmp_path / "pieces", _no_ranks).count(text) is None
+
+
+def test_a_lone_surrogate_is_counted_as_tiktoken_counts_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    tokens.count_by_pieces()
+    text = "a JSON escape cut in half: \ud83d, then text"
+    assert tokens.count_tokens(text) == len(encoding.encode_ordinary(text))
+    tokens.end_piece_counts()
 
 
 def test_the_table_is_kept_and_read_back_without_the_ranks(ranks: dict[bytes, int], encoding: Any, tmp_path: Path) -> None:

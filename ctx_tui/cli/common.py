@@ -21,7 +21,6 @@ from ctx_tui.errors import CtxError
 from ctx_tui.paths import config_files
 from ctx_tui.plain_text import json_text
 from ctx_tui.storage import read_regular
-from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, PI, find_session
 
 if TYPE_CHECKING:  # the config model and the readers load only when a command uses them
     from ctx_tui.config import Config
@@ -49,6 +48,8 @@ def add_session_args(parser: argparse.ArgumentParser, path_help: str | None = No
         help=path_help or "transcript file (default: the newest session of the current directory)",
     )
     agent = parser.add_mutually_exclusive_group()
+    from ctx_tui.transcripts.discover import CLAUDE, CODEX, GEMINI, PI  # here: `api` never builds these arguments
+
     agent.add_argument("--claude", dest="agent", action="store_const", const=CLAUDE, help="only look for Claude Code sessions")
     agent.add_argument("--codex", dest="agent", action="store_const", const=CODEX, help="only look for Codex sessions")
     agent.add_argument("--gemini", dest="agent", action="store_const", const=GEMINI, help="only look for Gemini CLI sessions")
@@ -59,6 +60,8 @@ def session_path(args: argparse.Namespace) -> Path:
     """The transcript the arguments name, checked to be a readable file."""
     path: Path | None = getattr(args, "path", None)
     if path is None:
+        from ctx_tui.transcripts.discover import find_session
+
         return find_session(project_root(), getattr(args, "agent", None))
     path = path.expanduser()
     if not path.exists():
