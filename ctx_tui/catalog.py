@@ -20,9 +20,9 @@ So is a Claude Code or Codex file whose tail shows a compaction and no
 report since (until the agent's next reply): the estimate then needs the
 session's baseline, which only a whole read learns.
 A Gemini chat does not name its cwd: its project is the folder's
-``.project_root`` marker, else the cwd whose SHA-256 names the folder among
-the projects of ``.gemini/projects.json``, the other agents' sessions and the
-current directory.
+``.project_root`` marker, else the cwd ``.gemini/projects.json`` gives the
+folder, else the cwd whose SHA-256 names the folder among the projects of
+that file, the other agents' sessions and the current directory.
 """
 
 from __future__ import annotations
@@ -151,21 +151,25 @@ def session_files(agent: str | None = None) -> list[tuple[Path, str]]:
 
 
 def _gemini_projects(known: set[str]) -> dict[str, str]:
-    """Gemini CLI's ``tmp`` folder name -> the cwd it belongs to, for the hash-named folders of older versions.
+    """Gemini CLI's ``tmp`` folder name -> the cwd it belongs to, for folders without a ``.project_root``.
 
-    ``known``: cwds seen elsewhere (the other agents' sessions); the current
-    directory and the projects ``.gemini/projects.json`` lists are added.
+    ``.gemini/projects.json`` maps each project's cwd to its folder name (newer
+    versions); older versions name the folder by the cwd's SHA-256, matched
+    against the cwds of that file, of ``known`` (the other agents' sessions)
+    and the current directory.
     """
     cwds = set(known)
     cwds.add(os.getcwd())
+    named: dict[str, str] = {}
     try:
         with open_regular(gemini_home() / "projects.json") as fh:
             projects = orjson.loads(fh.read(1 << 22)).get("projects")
         if isinstance(projects, dict):
-            cwds.update(p for p in projects if isinstance(p, str))
+            named = {slug: cwd for cwd, slug in projects.items() if isinstance(cwd, str) and isinstance(slug, str)}
+            cwds.update(named.values())
     except (OSError, orjson.JSONDecodeError, AttributeError):
         pass
-    return {gemini_project_hash(cwd): cwd for cwd in cwds}
+    return {gemini_project_hash(cwd): cwd for cwd in cwds} | named
 
 
 class Catalog:

@@ -83,6 +83,12 @@ def test_gemini_and_pi_sessions_listed_with_the_stats_figure(agent_home: dict[st
         assert not info.estimated and info.error is None
         assert info.modified == info.path.stat().st_mtime and info.size == info.path.stat().st_size
     assert [i.agent for i in list_sessions("gemini")] == ["gemini", "gemini"]
+    # a named folder without its .project_root marker: .gemini/projects.json names its cwd
+    (agent_home["gemini_jsonl"].parent.parent / ".project_root").unlink()
+    assert next(i for i in list_sessions("gemini") if i.path == agent_home["gemini_jsonl"]).project is None
+    (Path.home() / ".gemini" / "projects.json").write_text(json.dumps({"projects": {
+        str(agent_home["old_project"]): "old-proj", "/work/new": "new-proj"}}))
+    assert next(i for i in list_sessions("gemini") if i.path == agent_home["gemini_jsonl"]).project == "/work/new"
     assert [i.path for i in list_sessions("pi")] == [agent_home["pi"]]
 
 
