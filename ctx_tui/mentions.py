@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from operator import add as _add
+from operator import attrgetter
 from operator import mul as _mul
 from typing import Literal
 
@@ -141,11 +142,14 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # The complement of [0-9A-Za-z\u00c0-\uffff], spelled out: the negated class compiled a 64k-entry map (~2-4 ms of every start).
 _SPLIT = re.compile(r"[\x00-/:-@\[-`{-\xbf\U00010000-\U0010ffff]+")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _EDGE = "'\"-=:.,+"
 
 
 _ZEROS, _ONES, _TWOS = repeat(0), repeat(1), repeat(2)
+_KEY = attrgetter("key")
+#: A bound is trusted only this far below what it bounds (floating-point rounding).
+_MARGIN = 1.0 - 1e-9
 
 _FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}
 
@@ -267,8 +271,18 @@ def search_terms(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences: at line breaks, and after ``. ! ?`` followed by a space."""
-    return [s.strip() for s in _SENTENCE_END.split(text[:MAX_CHARS]) if s.strip()]
+    """``text`` cut into sentences: at line breaks, and after ``. ! ?`` followed by a space.
+
+    Line by line: the look-behind of :data:`_SENTENCE_END` runs only on a line holding one of
+    ``. ! ?`` (tried at every character of a long text, it cost 10x the rest of the split).
+    """
+    out: list[str] = []
+    for line in text[:MAX_CHARS].split("\n"):
+        if "." in line or "!" in line or "?" in line:
+            out.extend(_SENTENCE_END.split(line))
+        else:
+            out.append(line)
+    return [s for s in map(str.strip, out) if s]
 
 
 def is_followup(sentence: str) -> bool:
@@ -327,7 +341,7 @@ class Profile:
     norm for one state of the vocabulary (:meth:`_Idf.base`).
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "norm_at")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -337,29 +351,38 @@ class Profile:
                 self.factors[term.key] = term.factor
         self.keys = tuple(self.factors)
         self.weak = tuple(f if f < 1.0 else 1.0 for f in self.factors.values())
-        self.norm_at: tuple[Vocabulary | None, int, float] = (None, 0, 0.0)
+        self.length = math.sqrt(sum(w * w for w in self.weak))
+        self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
 
 
 class _Parsed:
     """What a sentence's text alone says (cached per text: :func:`_parse`): its distinct term keys
-    (what the vocabulary counts), each key's strongest factor and first surface, and whether it is short."""
+    (what the vocabulary counts) and, once asked (:meth:`weighted`: only a sentence with candidate
+    items is), each key's strongest factor and first surface, and whether it is short."""
 
-    __slots__ = ("keys", "weights", "surfaces", "short")
+    __slots__ = ("terms", "keys", "_weighted")
 
-    def __init__(self, sentence_terms: Iterable[Term]) -> None:
+    def __init__(self, sentence_terms: list[Term]) -> None:
+        self.terms = sentence_terms
+        self.keys = frozenset(map(_KEY, sentence_terms))
+        self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
+
+    def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
+        if self._weighted is not None:
+            return self._weighted
         weights: dict[str, float] = {}
         surfaces: dict[str, str] = {}
-        for term in sentence_terms:
+        for term in self.terms:
             key = term.key
             if term.factor > weights.get(key, 0.0):
                 weights[key] = term.factor
                 if key not in surfaces:
                     surfaces[key] = term.surface
-        self.keys = frozenset(weights)
-        self.weights = weights
-        self.surfaces = surfaces
         # content terms as written (an identifier's parts and a number's prefixes are not counted again)
-        self.short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
+        short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
+        self._weighted = (weights, surfaces, short)
+        self.terms = []  # no longer needed
+        return self._weighted
 
 
 @lru_cache(maxsize=PARSED_CACHE)
@@ -380,13 +403,27 @@ class _Sentence:
     __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short")
 
     def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
-        weights = self.weights = parsed.weights
-        self.surfaces = parsed.surfaces
-        self.short = parsed.short
+        weights, self.surfaces, self.short = parsed.weighted()
+        self.weights = weights
         idfs = self.idfs = dict(zip(weights, idf.of(weights)))
         self.vector = {k: f * idfs[k] for k, f in weights.items()}
         self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items()])
         self.own = sum(self.vector.values())
+
+    def can_reach(self, keys: Iterable[str], strict: bool, floor: float) -> bool:
+        """Whether an item sharing no key but ``keys`` with the sentence may score ``floor``.
+
+        At best the item is the sentence's own part over those keys (Cauchy-Schwarz): the cosine is
+        at most that part's norm over the sentence's; a short sentence also needs that part to be
+        :data:`SHORT_SHARE` of its weight. Bounds are trusted :data:`_MARGIN` below (rounding).
+        """
+        idfs, weights, vector = self.idfs, self.weights, self.vector
+        keys = list(keys)
+        if self.short and not strict and self.own and sum([vector[k] for k in keys]) >= SHORT_SHARE * _MARGIN * self.own:
+            return True
+        strong = sum([idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in keys if weights[k] >= STRONG])
+        part = sum([vector[k] ** 2 for k in keys])
+        return part >= floor * floor * _MARGIN * (self.base + strong)
 
 
 class _Idf:
@@ -418,13 +455,29 @@ class _Idf:
 
     def base(self, profile: Profile) -> float:
         """The item's squared norm, identifiers at a plain word's weight (see :class:`_Sentence`)."""
-        vocab, n, cached = profile.norm_at
+        vocab, n, cached, _ = profile.norm_at
         if vocab is self.vocab and n == self.n:
             return cached
         # (w * idf) ** 2 summed in the item's order
         value: float = sum(map(pow, map(_mul, profile.weak, self.of(profile.keys)), _TWOS))
-        profile.norm_at = (self.vocab, self.n, value)
+        profile.norm_at = (self.vocab, self.n, value, min(map(self.df.get, profile.keys, _ZEROS), default=0))
         return value
+
+    def norm_floor(self, profile: Profile) -> float:
+        """A lower bound of the item's norm (the root of :meth:`base`) from the one last computed, 0 if none.
+
+        Since then ``d`` sentences were counted: the sentence count only grew, and no key's
+        frequency grew by more than ``d``, so no key's IDF fell by more than
+        ``log1p(d / (least frequency then + 1))``; the norm fell by at most that times the
+        norm of the item's weights.
+        """
+        vocab, n, cached, least = profile.norm_at
+        if vocab is not self.vocab:
+            return 0.0
+        root = math.sqrt(cached)
+        if n == self.n:
+            return root
+        return max(0.0, root - math.log1p((self.n - n) / (least + 1)) * profile.length)
 
 
 def similarity(
@@ -436,33 +489,54 @@ def similarity(
     return _score(profile, _Sentence(_Parsed(terms(sentence)), idf), idf, strict)
 
 
-def _score(profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False) -> tuple[float, tuple[str, ...]]:
+def _score(
+    profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False, floor: float = 0.0
+) -> tuple[float, tuple[str, ...]]:
     """Cosine of the item's and the sentence's weighted terms (identifiers :data:`STRONG` where
     shared); for a short sentence, at least its share of weight the item holds ("cents
-    everywhere?" is mostly about cents), scaled so that :data:`SHORT_SHARE` scores :data:`THRESHOLD`."""
+    everywhere?" is mostly about cents), scaled so that :data:`SHORT_SHARE` scores :data:`THRESHOLD`.
+
+    ``floor``: the caller keeps no score below it, so a score that provably cannot reach it
+    (:meth:`_Idf.norm_floor`) is returned as 0 without computing the item's norm."""
     vector = sentence.vector
     factors = profile.factors
     shared = [k for k in profile.keys if k in vector]
     if not shared:
         return 0.0, ()
-    if all(idf.common(k) for k in shared):  # common words alone are never enough
-        return 0.0, ()
-    if strict and len(shared) == 1 and factors[shared[0]] < STRONG:
-        return 0.0, ()
     idfs, weights = sentence.idfs, sentence.weights
-    strong = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
-    item_norm = math.sqrt(idf.base(profile) + sum(b for k, b in zip(shared, strong) if factors[k] >= STRONG))
-    sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strong) if weights[k] >= STRONG))
+    short = sentence.short and not strict and sentence.own
+    if len(shared) == 1:  # most candidates: the sums below of one term, without building lists
+        key = shared[0]
+        factor = factors[key]
+        if idf.common(key) or (strict and factor < STRONG):
+            return 0.0, ()
+        strong = idfs[key] ** 2 * (STRONG * STRONG - 1.0)
+        item_strong: float = strong if factor >= STRONG else 0
+        sentence_norm = math.sqrt(sentence.base + (strong if weights[key] >= STRONG else 0))
+        dot = factor * idfs[key] * vector[key]
+        share = vector[key] / sentence.own if short else 0.0
+        matched: tuple[str, ...] = (sentence.surfaces[key],)
+    else:
+        if all(idf.common(k) for k in shared):  # common words alone are never enough
+            return 0.0, ()
+        strongs = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
+        item_strong = sum(b for k, b in zip(shared, strongs) if factors[k] >= STRONG)
+        sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strongs) if weights[k] >= STRONG))
+        dot = sum([factors[k] * idfs[k] * vector[k] for k in shared])
+        share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
+        matched = ()
+    if floor and share < SHORT_SHARE and sentence_norm:
+        # below the floor even with the item's norm at its lowest since it was last computed: not worth computing it
+        low = idf.norm_floor(profile)
+        if low and dot < floor * _MARGIN * math.sqrt(low * low + item_strong) * sentence_norm:
+            return 0.0, ()
+    item_norm = math.sqrt(idf.base(profile) + item_strong)
     if not item_norm or not sentence_norm:
         return 0.0, ()
-    score = sum([factors[k] * idfs[k] * vector[k] for k in shared]) / (item_norm * sentence_norm)
-    if sentence.short and not strict and sentence.own:
-        share = sum([vector[k] for k in shared]) / sentence.own
-        if share >= SHORT_SHARE:
-            score = max(score, share * THRESHOLD / SHORT_SHARE)
-    surfaces = sentence.surfaces
-    matched = (surfaces[shared[0]],) if len(shared) == 1 else tuple(dict.fromkeys([surfaces[k] for k in shared]))
-    return score, matched
+    score = dot / (item_norm * sentence_norm)
+    if share >= SHORT_SHARE:
+        score = max(score, share * THRESHOLD / SHORT_SHARE)
+    return score, matched or tuple(dict.fromkeys([sentence.surfaces[k] for k in shared]))
 
 
 def _evidence(sentence: str) -> str:
@@ -538,16 +612,19 @@ class MentionIndex:
         # a mention needs a shared term that is not common: only such terms pick candidates
         candidates: set[str] = set()
         postings, df, cut = self._postings, idf.df, idf.cut
-        for key in parsed.keys & postings.keys():
+        held = parsed.keys & postings.keys()
+        for key in held:
             holders = postings[key]
             if len(holders) <= MAX_POSTING and df.get(key, 0) <= cut:
                 candidates |= holders
         if not candidates:
             return {}
         scored = _Sentence(parsed, idf)
+        if not scored.can_reach(held, strict, self.threshold):
+            return {}  # no item can share enough of it
         found: dict[str, Mention] = {}
         for item in candidates:
-            score, matched = _score(self.profiles[item], scored, idf, strict)
+            score, matched = _score(self.profiles[item], scored, idf, strict, self.threshold)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found

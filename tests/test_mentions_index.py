@@ -10,6 +10,11 @@ while the vocabulary learns as the session is read.
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ctx_tui.config import Config
 from ctx_tui.memory.references import mentions as can_mention
 from ctx_tui.memory.references import texts_of
@@ -63,3 +68,13 @@ def test_the_index_finds_what_scoring_every_item_finds_on_a_claude_session() -> 
 
 def test_the_index_finds_what_scoring_every_item_finds_on_a_codex_session() -> None:
     assert _compare(CODEX_FULL, 40, 134) > 200
+
+
+#: The sentence split as one regex (what :func:`~ctx_tui.mentions.sentences` did before it went line by line).
+_ONE_REGEX = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab .!?\n\r\t\x0b\x0c\x1c\x85\u2028")), max_size=40))
+def test_sentences_split_as_the_one_regex_did(text: str) -> None:
+    assert sentences(text) == [s.strip() for s in _ONE_REGEX.split(text) if s.strip()]
