@@ -19,7 +19,9 @@ collected windows, cut at a section boundary): the end of the Codex session
   (a session that grows between calls: the usual case);
 * ``new session``: the ``repeat`` window with a user cache holding only what
   a call on another session left (the tokenizer's parsed ranks, the counts of
-  that other window): a window this user has never compressed.
+  that other window): a window this user has never compressed;
+* ``non-ASCII letters``: ``repeat`` on a window with Japanese text (the
+  Japanese Claude Code session after the end of the Codex one).
 
 ``--code DIR`` (repeatable) times the ``ctx_tui`` package found in DIR
 instead of this checkout (e.g. an exported copy of main), alternated with
@@ -40,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import CLAUDE_COMPACTED, CODEX_FULL, FIXTURES, ROOT, child_env
+from benchlib import CLAUDE_COMPACTED, CLAUDE_SHORT, CODEX_FULL, FIXTURES, ROOT, child_env
 
 from ctx_tui.tokens import count_tokens
 from ctx_tui.transcripts.render import parse_sections, render_entries
@@ -100,7 +102,10 @@ def main(argv: list[str]) -> int:
         print("no fixtures: ../shared/fixtures/transcripts is needed")
         return 1
     sections = _sections(growing_src)
-    other = _window(_sections(other_src), 10**9)
+    other_sections = _sections(other_src)
+    other = _window(other_sections, 10**9)
+    japanese = FIXTURES / CLAUDE_SHORT
+    unicode = _window(other_sections + _sections(japanese), 10**9) if japanese.is_file() else other
     steps = args.runs + 1
     start = len(sections) - steps
     while start > 0 and count_tokens(_window(sections, start)) < WINDOW * 0.9:
@@ -112,15 +117,17 @@ def main(argv: list[str]) -> int:
         requests = work / "requests"
         requests.mkdir()
         repeat = _request(requests, "repeat", other)
+        repeat_unicode = _request(requests, "unicode", unicode)
         grow = [_request(requests, f"grow{i}", w) for i, w in enumerate(growing)]
         seed = grow[0]
+        print(f"non-ASCII letters: {count_tokens(unicode):,} tokens (the Japanese session after the end of the Codex one)")
         print(f"repeat and new session: {count_tokens(other):,} tokens ({other_src.name});"
               f" growing: {len(growing)} windows of {min(map(count_tokens, growing)):,}-{max(map(count_tokens, growing)):,}"
               f" tokens ({growing_src.name}), the first one the new session's seed")
         cases: list[tuple[str, Path, Path]] = []  # (label, code, cache home)
         for code in versions:
             tag = code.name if len(versions) > 1 else ""
-            for case in ("repeat", "growing", "new session"):
+            for case in ("repeat", "growing", "new session", "non-ASCII letters"):
                 cases.append((f"{tag} {case}".strip(), code, work / f"cache-{len(cases)}"))
         project = work / "project"
         project.mkdir()
@@ -131,7 +138,7 @@ def main(argv: list[str]) -> int:
 
         for label, code, home in cases:  # untimed: bytecode written, caches filled as a user's would be
             home.mkdir()
-            first = grow[0] if label.endswith("growing") else seed if label.endswith("new session") else repeat
+            first = {"growing": grow[0], "session": seed, "letters": repeat_unicode}.get(label.split()[-1], repeat)
             done = _child(api + [str(first)], env_for(code, home), project)[2]
             reply = json.loads(done.stdout)
             assert reply["success"], reply
@@ -147,7 +154,7 @@ def main(argv: list[str]) -> int:
                 ref_wall.append(wall)
                 ref_cpu.append(cpu)
                 # growing: the previous call (timed or not) saw the window one section shorter
-                request = grow[run + 1] if label.endswith("growing") else repeat
+                request = {"growing": grow[run + 1], "letters": repeat_unicode}.get(label.split()[-1], repeat)
                 if label.endswith("new session"):
                     fresh = work / "fresh"
                     shutil.rmtree(fresh, ignore_errors=True)

@@ -18,13 +18,14 @@ for _folder in (ROOT, ROOT / "tests"):
 
 from conftest import (  # noqa: E402  (one list of fixture names, for the tests and the benches)
     CLAUDE_COMPACTED,
+    CLAUDE_SHORT,
     CLAUDE_SIDECHAIN,
     CODEX_FULL,
     CODEX_REDACTED,
     FIXTURES,
 )
 
-__all__ = ["CLAUDE_COMPACTED", "CLAUDE_SIDECHAIN", "CODEX_FULL", "CODEX_REDACTED", "FIXTURES", "ROOT", "child_env"]
+__all__ = ["CLAUDE_COMPACTED", "CLAUDE_SHORT", "CLAUDE_SIDECHAIN", "CODEX_FULL", "CODEX_REDACTED", "FIXTURES", "ROOT", "child_env"]
 
 
 def child_env(**extra: str) -> dict[str, str]:
