@@ -45,6 +45,7 @@ from ctx_tui.transcripts.discover import (
     PI,
     claude_home,
     codex_home,
+    gemini_chats,
     gemini_home,
     gemini_project_hash,
     gemini_project_root,
@@ -129,7 +130,7 @@ def _files_in(folder: str, prefix: str, suffixes: tuple[str, ...]) -> list[Path]
 def _gemini_files(root: Path) -> list[tuple[Path, str]]:
     """``tmp/*/chats/session-*.json[l]`` (sub-agent chats, one folder deeper, are not sessions)."""
     return [(p, GEMINI) for folder in _folders(root / "tmp")
-            for p in _files_in(os.path.join(folder, "chats"), "session-", (".json", ".jsonl"))]
+            for p in gemini_chats(_files_in(os.path.join(folder, "chats"), "session-", (".json", ".jsonl")))]
 
 
 def _pi_files(root: Path) -> list[tuple[Path, str]]:

@@ -111,6 +111,17 @@ def test_listing_again_rereads_only_a_changed_chat(agent_home: dict[str, Path], 
     assert again[path].context_tokens == read_usage_tail(path).context_tokens == 27_171
 
 
+def test_a_resumed_json_chat_is_listed_once(agent_home: dict[str, Path]) -> None:
+    """Resuming an older .json chat, Gemini CLI goes on in <name>.jsonl and leaves the .json behind."""
+    old = agent_home["gemini_json"]
+    resumed = _copy(GEMINI_JSONL, old.with_name(old.name + "l"), 5)
+    listed = [i.path for i in list_sessions("gemini")]
+    assert resumed in listed and old not in listed and len(listed) == 2
+    from ctx_tui.transcripts.discover import gemini_sessions
+
+    assert gemini_sessions(agent_home["old_project"]) == [resumed]
+
+
 def test_gemini_cli_home_and_pi_agent_dir_are_honoured(agent_home: dict[str, Path], tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """GEMINI_CLI_HOME replaces the home folder for Gemini CLI (``$GEMINI_CLI_HOME/.gemini``); PI_CODING_AGENT_DIR is pi's folder."""

@@ -194,14 +194,25 @@ def _gemini_project_dirs(cwd: Path) -> list[Path]:
     return found
 
 
+def gemini_chats(files: list[Path]) -> list[Path]:
+    """The chats among ``files`` of one folder: a ``.json`` chat whose ``.jsonl`` is there too is left out.
+
+    Gemini CLI resuming an older ``.json`` chat copies it into ``<same name>.jsonl``
+    and goes on there; the ``.json`` stays behind, no longer written.
+    """
+    names = {p.name for p in files}
+    return [p for p in files if not (p.suffix == ".json" and p.name + "l" in names)]
+
+
 def gemini_sessions(cwd: Path) -> list[Path]:
     """Gemini CLI chat files of ``cwd``."""
     found: list[Path] = []
     for folder in _gemini_project_dirs(cwd):
         try:
-            found += [p for p in (folder / "chats").glob("session-*.json*") if p.suffix in (".json", ".jsonl") and p.is_file()]
+            chats = [p for p in (folder / "chats").glob("session-*.json*") if p.suffix in (".json", ".jsonl") and p.is_file()]
         except OSError:
             continue
+        found += gemini_chats(chats)
     return found
 
 
