@@ -21,9 +21,12 @@ Two measurements:
 Every wrong case is printed with its id. Split (fixed, by domain):
 ``tune`` = web, data, infra, mobile (thresholds were chosen there);
 ``report`` = ml, docs, billing, cli. ``--part tune|report|all`` (default all,
-each part printed apart).
+each part printed apart). ``fresh`` = the domains of
+``tests/eval/references_fresh.yaml`` (security, observability, gamedev,
+embedded, ecommerce, analytics, git, testing), written before the concept
+lexicon and never tuned on: the generalisation check (its IDF is its own).
 
-Usage: ``python bench/eval_decay.py [--part report] [--quiet]``
+Usage: ``python bench/eval_decay.py [--part tune|report|fresh] [--quiet]``
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from ctx_tui.mentions import Vocabulary, mention
 from ctx_tui.window import Session
 
 EVAL_FILE = benchlib.ROOT / "tests" / "eval" / "references.yaml"
+FRESH_FILE = benchlib.ROOT / "tests" / "eval" / "references_fresh.yaml"
 TUNE = ("web", "data", "infra", "mobile")
 REPORT = ("ml", "docs", "billing", "cli")
 POSITIVE_STYLES = ("verbatim", "close", "loose", "identifier", "short", "pronoun")
@@ -296,15 +300,15 @@ def print_sessions(title: str, figures: list[SessionFigures], quiet: bool) -> tu
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("tune", "report", "all"), default="all")
+    parser.add_argument("--part", choices=("tune", "report", "fresh", "all"), default="all")
     parser.add_argument("--quiet", action="store_true", help="figures only, no wrong cases")
     args = parser.parse_args(argv)
-    data = load()
-    prepare(data)
-    parts = {"tune": TUNE, "report": REPORT}
+    main_set, fresh = load(), load(FRESH_FILE)
+    parts = {"tune": (main_set, TUNE), "report": (main_set, REPORT), "fresh": (fresh, tuple(fresh))}
     chosen = parts if args.part == "all" else {args.part: parts[args.part]}
     with tempfile.TemporaryDirectory(prefix="ctx-eval-decay-") as tmp:
-        for name, domains in chosen.items():
+        for name, (data, domains) in chosen.items():
+            prepare(data)
             print_pairs(f"{name} ({', '.join(domains)})", measure_pairs(pairs_of(data, domains)), args.quiet)
             planted = [plant_session(data, d, Path(tmp), seed) for d in domains for seed in SEEDS]
             print_sessions(f"{name} ({', '.join(domains)})", [measure_session(p) for p in planted], args.quiet)
