@@ -27,11 +27,17 @@ Usage::
   their word parts;
 * numbers of two or more digits, versions and addresses (key ``#...``; a
   dotted number also gives its prefixes, so ``10.42`` finds ``10.42.0.0/16``).
+* the concepts of the lexicon (``concepts.txt``, read by :mod:`ctx_tui.concepts`):
+  a word, identifier or run of words there also gives ``~concept``
+  (*Keychain* and *secure storage* both give ``~secret_store``), and words
+  written differently are one word (*production* is *prod*).
 
 **Scoring** (:func:`similarity`): the cosine between the item's and the
 sentence's term vectors, each term weighted by its IDF over the session
 (:class:`Vocabulary`) times :data:`STRONG` for identifiers, paths and numbers.
-So a distinctive identifier counts for much more than a common word, a short
+Concepts are weaker evidence (:data:`CONCEPT`): one counts only where the two
+sides name it through words the other does not have, and it adds to the dot
+product without adding to the norms. So a distinctive identifier counts for much more than a common word, a short
 follow-up that names the item's one rare term ("still on 5173?") scores high,
 and a long sentence that shares one word with the item scores low. A mention
 needs ``score >= threshold`` (:data:`THRESHOLD`) *and* at least one matched
@@ -71,7 +77,9 @@ from typing import Literal
 
 import snowballstemmer
 
-TermKind = Literal["word", "part", "strong", "prefix"]
+from ctx_tui.concepts import concept_entries, same_words
+
+TermKind = Literal["word", "part", "strong", "prefix", "concept"]
 
 #: Weight factor of identifiers, paths, URLs and numbers (a plain word is 1).
 STRONG = 2.0
@@ -79,6 +87,11 @@ STRONG = 2.0
 PART = 0.7
 #: Weight factor of a dotted number's prefix (``10.42`` of ``10.42.0.0/16``).
 PREFIX = 1.0
+#: Weight factor of a concept of the lexicon (``concepts.txt``: *Keychain* and *secure storage*
+#: both give ``~secret_store``): weaker evidence than a shared word.
+CONCEPT = 0.8
+#: Shared concepts (none of them common) that make evidence without a shared word.
+CONCEPT_EVIDENCE = 2
 #: A sentence of at most this many content terms is *short* ("cents everywhere?"): its subject is
 #: implicit, so it mentions an item when the item holds most of what it says (:data:`SHORT_SHARE`).
 SHORT_TERMS = 4
@@ -144,6 +157,7 @@ _SPLIT = re.compile(r"[\x00-/:-@\[-`{-\xbf\U00010000-\U0010ffff]+")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _EDGE = "'\"-=:.,+"
+_PARTS = re.compile(r"[\s/-]+")
 
 
 _ZEROS, _ONES, _TWOS = repeat(0), repeat(1), repeat(2)
@@ -151,7 +165,7 @@ _KEY = attrgetter("key")
 #: A bound is trusted only this far below what it bounds (floating-point rounding).
 _MARGIN = 1.0 - 1e-9
 
-_FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX}
+_FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX, "concept": CONCEPT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +178,7 @@ class Term:
     key: str
     kind: TermKind
     surface: str
+    source: str = field(default="", compare=False)  # a concept's: the key (or phrase) it was read from
     factor: float = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -177,7 +192,87 @@ def stem(word: str) -> str:
     return stemmed
 
 
+class _Lexicon:
+    """The lexicon's concepts compiled to term keys (see ``concepts.txt``).
+
+    ``single``: a term key -> its concepts; ``phrases``: consecutive word keys -> their concepts;
+    ``heads``: the first key of a phrase -> the longest phrase starting with it.
+    """
+
+    __slots__ = ("single", "phrases", "heads")
+
+    def __init__(self) -> None:
+        self.single: dict[str, tuple[str, ...]] = {}
+        self.phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.heads: dict[str, int] = {}
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> _Lexicon:
+    """The concepts compiled on first use (~30 ms): their words read by the same :func:`terms` as
+    text. Only matching needs them (BM25's :func:`search_terms` does not)."""
+    lexicon = _Lexicon()
+    same = same_words()
+    single: dict[str, list[str]] = {}
+    phrases: dict[tuple[str, ...], list[str]] = {}
+    for name, entries in concept_entries():
+        concept = "~" + name
+        for entry in entries:
+            if entry.isalpha():  # one plain word (most entries): no need to read it as text
+                if entry in STOP_WORDS or len(entry) < 2:
+                    continue
+                keys: tuple[str, ...] = (same.get(entry) or stem(entry),)
+            else:
+                found = terms(entry, concepts=False)
+                strong = [t.key for t in found if t.kind == "strong"]
+                words = tuple(t.key for t in found if t.kind == "word")
+                if strong and " " not in entry:
+                    keys = (strong[0],)  # an identifier or a file name, as a whole
+                elif strong or not words or (len(words) == 1 and len(_PARTS.split(entry)) > 1 and entry not in same):
+                    continue  # an entry of function words only ("log in" is "log"): it would stand for any use
+                else:
+                    keys = words
+            table = single.setdefault(keys[0], []) if len(keys) == 1 else phrases.setdefault(keys, [])
+            if concept not in table:
+                table.append(concept)
+    lexicon.single = {k: tuple(v) for k, v in single.items()}
+    lexicon.phrases = {k: tuple(v) for k, v in phrases.items()}
+    for key in lexicon.phrases:
+        lexicon.heads[key[0]] = max(lexicon.heads.get(key[0], 0), len(key))
+    return lexicon
+
+
+@lru_cache(maxsize=1 << 16)
+def _concept_terms(key: str, surface: str, concepts: tuple[str, ...]) -> tuple[Term, ...]:
+    return tuple(Term(c, "concept", surface, key) for c in concepts)
+
+
+def _with_concepts(out: list[Term]) -> list[Term]:
+    """``out`` and the lexicon's concepts of its terms and of its runs of words."""
+    lexicon = _lexicon()
+    single, heads = lexicon.single, lexicon.heads
+    extra: list[Term] = []
+    words: list[Term] = []
+    for term in out:
+        concepts = single.get(term.key)
+        if concepts:
+            extra.extend(_concept_terms(term.key, term.surface, concepts))
+        if term.kind == "word":
+            words.append(term)
+    for n, first in enumerate(words):
+        longest = heads.get(first.key)
+        for length in range(2, (longest or 0) + 1):
+            run = words[n : n + length]
+            concepts = lexicon.phrases.get(tuple(t.key for t in run))
+            if concepts:
+                source = " ".join(t.key for t in run)
+                extra.extend(_concept_terms(source, " ".join(t.surface for t in run), concepts))
+    out.extend(extra)
+    return out
+
+
 def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:
+    same = same_words()
     for match in _WORD.finditer(text):
         raw = match.group()
         low = raw.lower()
@@ -189,7 +284,7 @@ def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:
             continue
         if len(low) < 2 or low in STOP_WORDS:
             continue
-        yield Term(stem(low), kind, raw)
+        yield Term(same.get(low) or stem(low), kind, raw)
 
 
 def _number_terms(token: str) -> Iterator[Term]:
@@ -224,6 +319,9 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
         return ()
     if "=" in token:
         return tuple(t for part in token.split("=") for t in _chunk_terms(part))
+    same = same_words().get(token.lower()) if "-" in token or "/" in token else None
+    if same is not None:  # ci/cd, end-to-end, e-mail: one word written apart
+        return (Term(same, "word", token),)
     if _URL.match(token) or ("/" in token.strip("/") and not _NUMBER.match(token)) or _EXTENSION.search(token):
         if not any(c.isalnum() for c in token):
             return ()
@@ -252,12 +350,13 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
     return tuple(_word_terms(token.replace("-", " "), "word"))
 
 
-def terms(text: str) -> list[Term]:
-    """Every term of ``text`` in order (repeats kept: BM25 counts them)."""
+def terms(text: str, concepts: bool = True) -> list[Term]:
+    """Every term of ``text`` in order (repeats kept: BM25 counts them), then the lexicon's concepts
+    of them (``concepts=False``: without)."""
     out: list[Term] = []
     for chunk in _CHUNK.findall(text[:MAX_CHARS]):
         out.extend(_chunk_terms(chunk))
-    return out
+    return _with_concepts(out) if concepts else out
 
 
 def term_keys(text: str) -> frozenset[str]:
@@ -266,8 +365,9 @@ def term_keys(text: str) -> frozenset[str]:
 
 
 def search_terms(text: str) -> list[str]:
-    """Term keys of ``text`` in order, for BM25 (retrieval, compression): the same terms as mentions."""
-    return [t.key for t in terms(text)]
+    """Term keys of ``text`` in order, for BM25 (retrieval, compression): the same terms as mentions,
+    without the lexicon's concepts (BM25 has no weaker kind of evidence)."""
+    return [t.key for t in terms(text, concepts=False)]
 
 
 def sentences(text: str) -> list[str]:
@@ -338,43 +438,59 @@ class Profile:
 
     ``keys`` are its keys in order and ``weak`` their factors capped at a plain word's (the item's
     norm counts identifiers so, see :class:`_Sentence`); ``norm_at`` caches that
-    norm for one state of the vocabulary (:meth:`_Idf.base`).
+    norm for one state of the vocabulary (:meth:`_Idf.base`). ``concepts``: each concept of the
+    lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.factors: dict[str, float] = {}
+        self.concepts: dict[str, list[str]] = {}
         for term in terms(text):
-            if term.factor > self.factors.get(term.key, 0.0):
+            if term.kind == "concept":
+                sources = self.concepts.setdefault(term.key, [])
+                if term.source not in sources:
+                    sources.append(term.source)
+            elif term.factor > self.factors.get(term.key, 0.0):
                 self.factors[term.key] = term.factor
         self.keys = tuple(self.factors)
         self.weak = tuple(f if f < 1.0 else 1.0 for f in self.factors.values())
         self.length = math.sqrt(sum(w * w for w in self.weak))
         self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
 
+    def index_keys(self) -> Iterator[str]:
+        """Every key the item can be found by: its terms and its concepts."""
+        yield from self.factors
+        yield from self.concepts
+
 
 class _Parsed:
     """What a sentence's text alone says (cached per text: :func:`_parse`): its distinct term keys
-    (what the vocabulary counts) and, once asked (:meth:`weighted`: only a sentence with candidate
-    items is), each key's strongest factor and first surface, and whether it is short."""
+    (what the vocabulary counts, the lexicon's concepts included) and, once asked (:meth:`weighted`:
+    only a sentence with candidate items is), each key's strongest factor and first surface, whether
+    it is short, and its concepts (concept -> {source key or phrase: how it was written})."""
 
-    __slots__ = ("terms", "keys", "_weighted")
+    __slots__ = ("terms", "keys", "_weighted", "concepts")
 
     def __init__(self, sentence_terms: list[Term]) -> None:
         self.terms = sentence_terms
         self.keys = frozenset(map(_KEY, sentence_terms))
         self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
+        self.concepts: dict[str, dict[str, str]] = {}
 
     def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
         if self._weighted is not None:
             return self._weighted
         weights: dict[str, float] = {}
         surfaces: dict[str, str] = {}
+        concepts = self.concepts
         for term in self.terms:
             key = term.key
-            if term.factor > weights.get(key, 0.0):
+            if term.kind == "concept":
+                concepts.setdefault(key, {})[term.source] = term.surface
+            elif term.factor > weights.get(key, 0.0):
                 weights[key] = term.factor
                 if key not in surfaces:
                     surfaces[key] = term.surface
@@ -400,7 +516,7 @@ class _Sentence:
     ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item).
     """
 
-    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short")
+    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "concepts")
 
     def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
         weights, self.surfaces, self.short = parsed.weighted()
@@ -409,6 +525,11 @@ class _Sentence:
         self.vector = {k: f * idfs[k] for k, f in weights.items()}
         self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items()])
         self.own = sum(self.vector.values())
+        # concept -> {source: (its weight as a plain word, how it was written)}
+        self.concepts = {
+            c: {src: (_source_weight(src, idf), surface) for src, surface in sources.items()}
+            for c, sources in parsed.concepts.items()
+        }
 
     def can_reach(self, keys: Iterable[str], strict: bool, floor: float) -> bool:
         """Whether an item sharing no key but ``keys`` with the sentence may score ``floor``.
@@ -418,12 +539,17 @@ class _Sentence:
         :data:`SHORT_SHARE` of its weight. Bounds are trusted :data:`_MARGIN` below (rounding).
         """
         idfs, weights, vector = self.idfs, self.weights, self.vector
-        keys = list(keys)
+        keys = [k for k in keys if k in vector]  # a concept adds to no bound here: see match_sentence
         if self.short and not strict and self.own and sum([vector[k] for k in keys]) >= SHORT_SHARE * _MARGIN * self.own:
             return True
         strong = sum([idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in keys if weights[k] >= STRONG])
         part = sum([vector[k] ** 2 for k in keys])
         return part >= floor * floor * _MARGIN * (self.base + strong)
+
+
+def _source_weight(source: str, idf: _Idf) -> float:
+    """The weight a concept's source carries: a key's IDF, a phrase's rarest word's."""
+    return max(idf.of(source.split(" ")))
 
 
 class _Idf:
@@ -489,26 +615,63 @@ def similarity(
     return _score(profile, _Sentence(_Parsed(terms(sentence)), idf), idf, strict)
 
 
+def _has(source: str, keys: Mapping[str, float]) -> bool:
+    return all(k in keys for k in source.split(" "))
+
+
+def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[float, list[str]]:
+    """What the lexicon adds: for each concept both name only through words the other does not
+    have (*Keychain* / *secure storage*), :data:`CONCEPT` x the item's and the sentence's weights
+    of those words; each of the item's words counts once. Returns the sum and the sentence's words."""
+    total = 0.0
+    surfaces: list[str] = []
+    used: set[str] = set()
+    for concept, sources in profile.concepts.items():
+        theirs = sentence.concepts.get(concept)
+        if not theirs or idf.common(concept):
+            continue
+        if any(_has(src, sentence.vector) for src in sources) or any(_has(src, profile.factors) for src in theirs):
+            continue  # a word both name already links them there ("Android ... Kotlin" / "Android ... Gradle")
+        mine = [src for src in sources if src not in used]
+        if not mine:
+            continue
+        weight, surface = max(theirs.values())
+        used.update(mine)
+        total += CONCEPT * max(_source_weight(src, idf) for src in mine) * weight
+        surfaces.append(surface)
+    return total, surfaces
+
+
 def _score(
     profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False, floor: float = 0.0
 ) -> tuple[float, tuple[str, ...]]:
     """Cosine of the item's and the sentence's weighted terms (identifiers :data:`STRONG` where
-    shared); for a short sentence, at least its share of weight the item holds ("cents
-    everywhere?" is mostly about cents), scaled so that :data:`SHORT_SHARE` scores :data:`THRESHOLD`.
+    shared), plus the lexicon's concept matches between words they do not share
+    (:func:`_concept_matches`, not in ``strict`` text); for a short sentence, at least its share of
+    weight the item holds ("cents everywhere?" is mostly about cents), scaled so that
+    :data:`SHORT_SHARE` scores :data:`THRESHOLD`. Evidence: a shared term that is not common, or
+    :data:`CONCEPT_EVIDENCE` concept matches.
 
     ``floor``: the caller keeps no score below it, so a score that provably cannot reach it
     (:meth:`_Idf.norm_floor`) is returned as 0 without computing the item's norm."""
     vector = sentence.vector
     factors = profile.factors
     shared = [k for k in profile.keys if k in vector]
+    soft, soft_surfaces = (0.0, []) if strict or not sentence.concepts else _concept_matches(profile, sentence, idf)
     if not shared:
-        return 0.0, ()
+        if len(soft_surfaces) < CONCEPT_EVIDENCE:
+            return 0.0, ()
+        shared_norm = math.sqrt(sentence.base)
+        item_norm = math.sqrt(idf.base(profile))
+        if not item_norm or not shared_norm:
+            return 0.0, ()
+        return soft / (item_norm * shared_norm), tuple(dict.fromkeys(soft_surfaces))
     idfs, weights = sentence.idfs, sentence.weights
     short = sentence.short and not strict and sentence.own
     if len(shared) == 1:  # most candidates: the sums below of one term, without building lists
         key = shared[0]
         factor = factors[key]
-        if idf.common(key) or (strict and factor < STRONG):
+        if (idf.common(key) and len(soft_surfaces) < CONCEPT_EVIDENCE) or (strict and factor < STRONG):
             return 0.0, ()
         strong = idfs[key] ** 2 * (STRONG * STRONG - 1.0)
         item_strong: float = strong if factor >= STRONG else 0
@@ -517,14 +680,17 @@ def _score(
         share = vector[key] / sentence.own if short else 0.0
         matched: tuple[str, ...] = (sentence.surfaces[key],)
     else:
-        if all(idf.common(k) for k in shared):  # common words alone are never enough
-            return 0.0, ()
+        if all(idf.common(k) for k in shared) and len(soft_surfaces) < CONCEPT_EVIDENCE:
+            return 0.0, ()  # common words alone are never enough, nor one concept
         strongs = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
         item_strong = sum(b for k, b in zip(shared, strongs) if factors[k] >= STRONG)
         sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strongs) if weights[k] >= STRONG))
         dot = sum([factors[k] * idfs[k] * vector[k] for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
+    dot += soft
+    if soft_surfaces:
+        matched = tuple(dict.fromkeys([*(sentence.surfaces[k] for k in shared), *soft_surfaces]))
     if floor and share < SHORT_SHARE and sentence_norm:
         # below the floor even with the item's norm at its lowest since it was last computed: not worth computing it
         low = idf.norm_floor(profile)
@@ -583,14 +749,14 @@ class MentionIndex:
         self.remove(key)
         profile = Profile(text)
         self.profiles[key] = profile
-        for term_key in profile.factors:
+        for term_key in profile.index_keys():
             self._postings.setdefault(term_key, set()).add(key)
 
     def remove(self, key: str) -> None:
         old = self.profiles.pop(key, None)
         if old is None:
             return
-        for term_key in old.factors:
+        for term_key in old.index_keys():
             holders = self._postings.get(term_key)
             if holders is not None:
                 holders.discard(key)
@@ -620,8 +786,8 @@ class MentionIndex:
         if not candidates:
             return {}
         scored = _Sentence(parsed, idf)
-        if not scored.can_reach(held, strict, self.threshold):
-            return {}  # no item can share enough of it
+        if not (scored.concepts and not strict) and not scored.can_reach(held, strict, self.threshold):
+            return {}  # no item can share enough of it (concept matches are not bounded there)
         found: dict[str, Mention] = {}
         for item in candidates:
             score, matched = _score(self.profiles[item], scored, idf, strict, self.threshold)

@@ -44,11 +44,23 @@ def test_the_set_is_big_and_varied(evaluation) -> None:  # noqa: ANN001
 
 def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.REPORT))
-    assert figures.precision >= 0.85 and figures.f1 >= 0.75, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.87 and figures.f1 >= 0.86, (figures.precision, figures.recall, figures.f1)
     recall = {style: rate for style, (_, _, rate, _) in figures.by_style.items()}
-    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9
-    assert recall["identifier"] >= 0.7 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
+    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.5
+    assert recall["identifier"] >= 0.85 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
     assert recall["negative"] >= 0.85  # hard negatives rejected
+
+
+def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
+    """The fresh split (tests/eval/references_fresh.yaml): domains written before the lexicon, never tuned on."""
+    fresh = evaluation.load(evaluation.FRESH_FILE)
+    evaluation.prepare(fresh)
+    try:
+        figures = evaluation.measure_pairs(evaluation.pairs_of(fresh, tuple(fresh)))
+    finally:
+        evaluation.prepare(evaluation.load())
+    assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
+    assert figures.precision >= 0.78 and figures.f1 >= 0.72, (figures.precision, figures.recall, figures.f1)
 
 
 def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001

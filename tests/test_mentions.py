@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from ctx_tui.concepts import concept_entries, parse_concepts, same_words
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import analyze
 from ctx_tui.memory.items import TrackedItem
-from ctx_tui.mentions import MentionIndex, Vocabulary, is_followup, mention, sentences, term_keys
+from ctx_tui.mentions import MentionIndex, Vocabulary, is_followup, mention, search_terms, sentences, term_keys, terms
 from ctx_tui.window import Session
 
 SESSION = Vocabulary(
@@ -131,3 +134,39 @@ def test_huge_tool_output_never_counts_and_tool_arguments_do(tmp_path: Path) -> 
     assert status.referenced_rounds == (2,)  # the tool call's argument in round 2; no tool output
     assert status.last_reference is not None and status.last_reference.kind == "tool_call"
     assert status.last_reference.sentence == "migrations skip the shared staging database"
+
+
+def test_words_written_differently_are_one_term() -> None:
+    assert term_keys("production") & term_keys("prod")
+    assert term_keys("the repository") & term_keys("repo")
+    assert "set" not in term_keys("settings") and term_keys("settings") == term_keys("setting")
+    assert term_keys("end-to-end") & term_keys("e2e")
+    assert not term_keys("production") & term_keys("product page")  # the stemmer would make both "product"
+
+
+def test_the_lexicon_links_a_tool_to_what_people_call_it() -> None:
+    item = "Keep the Sentry DSN and the Stripe secret key in Vault, never in the .env file."
+    assert mention(item, "the Stripe credentials stay in the secrets manager", SESSION) is not None
+    assert mention(item, "the vault in the bank downtown was robbed", SESSION) is None  # one shared word, no second link
+    parsed = {(t.key, t.surface) for t in terms("credentials go to the secret manager")}
+    assert {("~secret", "credentials"), ("~secret_store", "secret manager")} <= parsed
+
+
+def test_one_shared_concept_alone_is_never_a_mention() -> None:
+    item = "Use Playwright for the browser tests."
+    assert mention(item, "Cypress is popular these days", SESSION) is None  # both e2e tools, nothing else shared
+
+
+def test_bm25_terms_have_no_concepts() -> None:
+    assert not any(k.startswith("~") for k in search_terms("credentials in the Keychain, run the Playwright suite"))
+
+
+def test_the_packaged_lexicon_is_broad_and_well_formed() -> None:
+    entries = concept_entries()
+    assert len(entries) >= 250 and sum(len(t) for _, t in entries) >= 2000
+    assert len({name for name, _ in entries}) == len(entries)  # one line per concept
+    assert len(same_words()) >= 200
+    with pytest.raises(ValueError, match="concepts.txt:2"):
+        parse_concepts("# header\nno colon here\n")
+    # a phrase of function words and one content word would stand for every use of that word: dropped
+    assert "~login" not in {t.key for t in terms("the log rotation")}
