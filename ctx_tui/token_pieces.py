@@ -43,6 +43,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 #: tiktoken's cl100k pattern (tiktoken_ext ``pat_str``) with its classes spelled in ASCII:
 #: ``\p{L}`` -> ``A-Za-z``, ``\p{N}`` -> ``0-9``, ``\s`` -> ``[\t\n\v\f\r ]`` (Rust's ``\s`` in
@@ -131,9 +132,15 @@ def cut(text: str) -> list[str] | None:
     return _unicode_findall(text)
 
 
-def byte_pair_count(piece: bytes, ranks: dict[bytes, int]) -> int:
+class Ranks(Protocol):
+    """What the byte-pair merge asks of the ranks: a dict, or :class:`RankGroups`."""
+
+    def get(self, key: bytes, /) -> int | None: ...
+
+
+def byte_pair_count(piece: bytes, ranks: Ranks) -> int:
     """Tokens of one piece: tiktoken's byte-pair merge (lowest rank first, leftmost on a tie), counted."""
-    if len(piece) < 2 or piece in ranks:
+    if len(piece) < 2 or ranks.get(piece) is not None:
         return 1 if piece else 0
     parts = [piece[i : i + 1] for i in range(len(piece))]
     while len(parts) > 1:
@@ -149,6 +156,64 @@ def byte_pair_count(piece: bytes, ranks: dict[bytes, int]) -> int:
     return len(parts)
 
 
+class RankGroups:
+    """The ranks of the tokens of two bytes or more, read a group at a time.
+
+    Reading all 100k ranks takes ~15 ms; the pieces a call has not seen
+    before (a few dozen when a session grows) need the ranks of their
+    substrings only. Two-byte tokens are one dict; longer ones are grouped by
+    their first three bytes, each group a ``marshal`` blob decoded when first
+    asked (:func:`rank_groups` makes them from the ranks). A blob that does
+    not decode raises ``ValueError`` (the caller then counts with tiktoken)
+    and removes ``path``, the file they came from, so that the next process
+    makes it again.
+    """
+
+    def __init__(self, pairs: dict[bytes, int], blobs: dict[bytes, bytes], path: Path | None = None) -> None:
+        self._pairs = pairs
+        self._blobs = blobs
+        self._path = path
+        self._groups: dict[bytes, dict[bytes, int]] = {}
+
+    def get(self, key: bytes, /) -> int | None:
+        if len(key) < 3:
+            return self._pairs.get(key)
+        prefix = key[:3]
+        group = self._groups.get(prefix)
+        if group is None:
+            blob = self._blobs.get(prefix)
+            try:
+                group = {} if blob is None else _decoded(blob)
+            except ValueError:
+                if self._path is not None:
+                    self._path.unlink(missing_ok=True)
+                raise
+            self._groups[prefix] = group
+        return group.get(key)
+
+
+def _decoded(blob: bytes) -> dict[bytes, int]:
+    try:
+        group = marshal.loads(blob)
+    except (ValueError, EOFError, TypeError) as exc:
+        raise ValueError(f"a damaged rank group: {exc}") from None
+    if not isinstance(group, dict):
+        raise ValueError("a damaged rank group")
+    return group
+
+
+def rank_groups(ranks: dict[bytes, int]) -> tuple[dict[bytes, int], dict[bytes, bytes]]:
+    """:class:`RankGroups`' two parts (two-byte ranks, blobs by three-byte prefix) made from all ranks."""
+    pairs: dict[bytes, int] = {}
+    groups: dict[bytes, dict[bytes, int]] = {}
+    for token, rank in ranks.items():
+        if len(token) == 2:
+            pairs[token] = rank
+        elif len(token) > 2:
+            groups.setdefault(token[:3], {})[token] = rank
+    return pairs, {prefix: marshal.dumps(group) for prefix, group in groups.items()}
+
+
 def cache_path(folder: Path) -> Path:
     return folder / "cl100k_base-pieces.marshal"
 
@@ -156,10 +221,10 @@ def cache_path(folder: Path) -> Path:
 class PieceCounter:
     """cl100k counts through the piece table at ``path``; ``ranks`` loads the ranks when a piece is new."""
 
-    def __init__(self, path: Path, ranks: Callable[[], dict[bytes, int] | None]) -> None:
+    def __init__(self, path: Path, ranks: Callable[[], Ranks | None]) -> None:
         self.path = path
         self._load_ranks = ranks
-        self._ranks: dict[bytes, int] | None = None
+        self._ranks: Ranks | None = None
         self._no_ranks = False  # tried once and failed: not again in this process
         self._counts: dict[str, int] | None = None
         self._used: set[str] = set()
@@ -209,7 +274,7 @@ class PieceCounter:
         """True when pieces it has not seen can be counted (the ranks are read, once)."""
         return self._ranks_or_none() is not None
 
-    def _ranks_or_none(self) -> dict[bytes, int] | None:
+    def _ranks_or_none(self) -> Ranks | None:
         if self._ranks is None and not self._no_ranks:
             self._ranks = self._load_ranks()
             self._no_ranks = self._ranks is None
@@ -224,7 +289,11 @@ class PieceCounter:
         for piece in pieces:
             n = table.get(piece)
             if n is None:  # not yet counted (a piece may come twice)
-                n = byte_pair_count(piece.encode("utf-8"), ranks)
+                try:
+                    n = byte_pair_count(piece.encode("utf-8"), ranks)
+                except ValueError:  # damaged ranks (RankGroups): tiktoken counts from now on
+                    self._ranks, self._no_ranks = None, True
+                    return None
                 if len(piece) <= MAX_PIECE_CHARS:
                     table[piece] = n
                     self._learnt += 1

@@ -35,8 +35,8 @@ def encoding() -> Any:
 
 @pytest.fixture(scope="module")
 def ranks() -> dict[bytes, int]:
-    ranks = tokens._cl100k_ranks()
-    assert ranks is not None
+    ranks = tokens._cl100k_spec()["mergeable_ranks"]
+    assert isinstance(ranks, dict)
     return ranks
 
 
@@ -133,6 +133,41 @@ def test_the_table_is_kept_and_read_back_without_the_ranks(ranks: dict[bytes, in
     mtime = path.stat().st_mtime_ns
     again.save()  # nothing learnt: not written
     assert path.stat().st_mtime_ns == mtime
+
+
+def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ctx_tui.token_pieces import RankGroups
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = tokens._cl100k_ranks()  # no groups file yet: all the ranks, and the file written
+    assert isinstance(first, dict)
+    (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
+    groups = tokens._cl100k_ranks()
+    assert isinstance(groups, RankGroups)
+    session = Session(fixture(ALL_FIXTURES[0]))
+    session.poll()
+    pieces = set(cut(render_entries(w.entry for w in session.state().live)[:200_000]) or [])
+    pieces |= {"日本語のテキスト", " naïve", "\U0001f389\U0001f389", "=" * 60, "a", "ab", "abc"}
+    assert len(pieces) > 1000
+    for piece in pieces:
+        data = piece.encode("utf-8")
+        assert byte_pair_count(data, groups) == byte_pair_count(data, ranks), piece
+    assert path.is_file()
+
+
+def test_a_damaged_rank_group_leaves_the_count_to_tiktoken_and_the_file_is_made_again(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
+    from ctx_tui.token_pieces import RankGroups, rank_groups
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    pairs, blobs = rank_groups(ranks)
+    blobs = {prefix: b"\x00damaged" for prefix in blobs}
+    path = tmp_path / "groups.marshal"
+    path.write_bytes(b"x")
+    counter = PieceCounter(tmp_path / "pieces", lambda: RankGroups(pairs, blobs, path))
+    assert counter.count("hello world, unseen pieces") is None and not path.exists()
+    assert not counter.can_count()
+    monkeypatch.setattr(tokens, "_pieces", counter)
+    assert tokens.count_tokens("hello world, unseen pieces") == len(encoding.encode_ordinary("hello world, unseen pieces"))
 
 
 @pytest.mark.parametrize("content", [

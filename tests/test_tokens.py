@@ -56,7 +56,15 @@ def test_the_parsed_encoding_is_cached_on_disk_and_a_bad_copy_is_rebuilt(tmp_pat
     from ctx_tui.tokens import _cl100k_spec, cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    older = [cache_dir() / "cl100k_base-1681126-1796062477273053272.marshal", cache_dir() / "cl100k_base-1-2.marshal"]
+    others = [cache_dir() / "cl100k_base-pieces.marshal", cache_dir() / "cl100k_base-1681126-17-v2.marshal"]
+    cache_dir().mkdir(parents=True)
+    for path in older + others:
+        path.write_bytes(b"x")
     first = _cl100k_spec()
+    assert not any(p.exists() for p in older) and all(p.exists() for p in others)  # one copy per install is gone
+    for path in others:
+        path.unlink()
     (copy,) = cache_dir().glob("cl100k_base-*.marshal")
     assert _cl100k_spec() == first  # read back from the copy
     copy.write_bytes(b"\x00not marshal")
