@@ -10,7 +10,7 @@ import tracemalloc
 
 import pytest
 
-from ctx_tui.transcripts.model import Entry, Kind
+from ctx_tui.transcripts.model import Entry, Kind, key_text, text_key
 
 TEXTS = ["", "plain ASCII", "a dash — and an ellipsis …", "emoji 🙂 wide", "x\ud800y (a lone surrogate)", "日本語のテキスト"]
 
@@ -43,3 +43,13 @@ def test_a_mostly_ascii_text_is_stored_compactly() -> None:
         tracemalloc.stop()
     as_str = sum(sys.getsizeof(e.text) for e in entries)
     assert as_str > 100 * 6000 and held < 0.6 * as_str
+
+
+def test_text_key_stands_for_the_text_without_a_copy() -> None:
+    """Equal keys for equal texts and only for them; the key is the entry's stored object."""
+    entries = [_entry(text) for text in TEXTS] + [_entry(text) for text in TEXTS]
+    keys = [text_key(e) for e in entries]
+    assert all(key_text(k) == e.text for k, e in zip(keys, entries))
+    assert len(set(keys)) == len(set(TEXTS))
+    entry = entries[2]
+    assert text_key(entry) is text_key(entry)  # no new object per call (a decoded text would be)

@@ -54,7 +54,7 @@ from typing import NamedTuple
 
 from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, importance_for, normalise_content
 from ctx_tui.transcripts.activity import PLAN_TOOLS
-from ctx_tui.transcripts.model import Entry, Kind
+from ctx_tui.transcripts.model import Entry, Kind, key_text, text_key
 
 MAX_CONTENT = 300
 MIN_SENTENCE = 8
@@ -347,8 +347,13 @@ Statement = tuple[ItemType, str, str, tuple[str, ...]]
 
 
 @lru_cache(maxsize=16384)
-def _statements(role: str, text: str) -> tuple[Statement, ...]:
-    """(type, content, rationale, files) of each item one text states (cached: polls repeat texts)."""
+def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
+    """(type, content, rationale, files) of each item one text states (cached: polls repeat texts).
+
+    ``key`` is the text, or an entry's :func:`~ctx_tui.transcripts.model.text_key`
+    (the cache then holds the entry's stored text, not a decoded copy).
+    """
+    text = key_text(key)
     if not _has_text(text):
         return ()
     out: list[Statement] = []
@@ -527,7 +532,7 @@ class _Extractor:
         if kind is Kind.USER:
             self._user(entry)
         elif kind is Kind.ASSISTANT:
-            for statement in _statements("assistant", entry.text):
+            for statement in _statements("assistant", text_key(entry)):
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
             self.last_assistant = entry.text
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
@@ -565,7 +570,7 @@ class _Extractor:
         approved = approval.group(0).casefold() if named and approval else None
         if named:
             self._add(_make(ItemType.DECISION, named, entry))
-        for kind, content, rationale, files in _statements("user", text):
+        for kind, content, rationale, files in _statements("user", text_key(entry)):
             if content in used or (approved and approved in content.casefold()):
                 continue  # the goal's own sentences; the approval, stored as the option it names
             self._add(_make(kind, content, entry, rationale, files))

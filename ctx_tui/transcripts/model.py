@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 #: How much of a tool result or a thinking block an entry keeps in memory.
 PREVIEW_CHARS = 2000
@@ -109,33 +109,42 @@ class Entry:
     tokens_counted: bool = False
 
 
-def _store_text_compactly(cls: type) -> None:
-    """Keep ``cls.text`` as UTF-8 bytes when it is not ASCII; read it back as the same ``str``.
+#: The dataclass's own slot descriptor of ``Entry.text``: the stored form (see below).
+_TEXT_SLOT = Entry.__dict__["text"]
 
-    CPython stores a string at the width of its widest character: one "—" or
-    "…" (every preview ends with one) makes a text 2 bytes a character, an
-    emoji 4. Most transcript text is ASCII with a few such characters, so in
-    UTF-8 it takes about half, and entries are the dashboard's largest data
-    (~19 MiB of texts at 100 MB, ~10 MiB less packed). The dataclass's slot
-    keeps the stored form; a property over it encodes on write (the
-    generated ``__init__`` writes through it too) and decodes on read, so
-    every reader of ``entry.text`` sees a ``str``, equal to what was given
-    (``surrogatepass``: a lone surrogate round-trips).
+
+def _text_get(entry: Entry) -> str:
+    value = _TEXT_SLOT.__get__(entry, Entry)
+    return value.decode("utf-8", "surrogatepass") if type(value) is bytes else value
+
+
+def _text_put(entry: Entry, value: str) -> None:
+    _TEXT_SLOT.__set__(entry, value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value)
+
+
+# ``Entry.text`` is kept as UTF-8 bytes when it is not ASCII and read back as the same ``str``.
+# CPython stores a string at the width of its widest character: one "—" or "…" (every preview
+# ends with one) makes a text 2 bytes a character, an emoji 4. Most transcript text is ASCII with
+# a few such characters, so in UTF-8 it takes about half, and entries are the dashboard's largest
+# data (~19 MiB of texts at 100 MB, ~10 MiB less packed). The slot keeps the stored form; a
+# property over it encodes on write (the generated ``__init__`` writes through it too) and
+# decodes on read, so every reader of ``entry.text`` sees a ``str`` equal to what was given
+# (``surrogatepass``: a lone surrogate round-trips).
+setattr(Entry, "text", property(_text_get, _text_put, doc="The entry's text (see the field's comment)."))
+
+
+def text_key(entry: Entry) -> str | bytes:
+    """``entry.text`` as stored: the str itself when ASCII, else its UTF-8 bytes.
+
+    Equal for equal texts and only for them, hashable, and no copy: a cache
+    keyed by it holds the entry's own object instead of a decoded copy.
     """
-    slot = cls.__dict__["text"]
-    store, load = slot.__set__, slot.__get__
-
-    def get(self: Any) -> str:
-        value = load(self, cls)
-        return value.decode("utf-8", "surrogatepass") if type(value) is bytes else value
-
-    def put(self: Any, value: str) -> None:
-        store(self, value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value)
-
-    setattr(cls, "text", property(get, put, doc="The entry's text (see the field's comment)."))
+    return cast("str | bytes", _TEXT_SLOT.__get__(entry, Entry))
 
 
-_store_text_compactly(Entry)
+def key_text(key: str | bytes) -> str:
+    """The text a :func:`text_key` stands for."""
+    return key.decode("utf-8", "surrogatepass") if isinstance(key, bytes) else key
 
 
 @dataclass(slots=True)
