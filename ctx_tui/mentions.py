@@ -42,7 +42,9 @@ follow-up that names the item's one rare term ("still on 5173?") scores high,
 and a long sentence that shares one word with the item scores low. A mention
 needs ``score >= threshold`` (:data:`THRESHOLD`) *and* at least one matched
 term that is not common in the session (:data:`COMMON_SHARE`): common words
-alone are never enough.
+alone are never enough. Nor, outside a short question about just that, are the
+alternative the item turns down ("..., not UserDefaults": :func:`_rejected`)
+or a quantity alone (numbers and :data:`UNITS`: "28 days").
 
 **Sentences**: text is matched sentence by sentence (lines, then sentence
 punctuation); the best sentence is the evidence. A short sentence that opens
@@ -158,6 +160,12 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _EDGE = "'\"-=:.,+"
 _PARTS = re.compile(r"[\s/-]+")
+_LABEL = re.compile(r"^\s*[A-Za-z]+:\s+")
+_CLAUSE = re.compile(r"[;,.:()!?\u2014]+(?:\s|$)|\s[-\u2013]\s")
+_MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|migrat\w*|switch\w*|port(?:s|ed|ing)?|go(?:ing)? with|replac\w*)\b")
+_ARTICLES = frozenset("the a an one any our its their this that".split())
+#: Measurement units: a number with its unit names a quantity, not what it is about ("28 days").
+UNITS = frozenset("day hour minut min sec ms week month year kb mb gb tb px hz rps percent time".split())
 
 
 _ZEROS, _ONES, _TWOS = repeat(0), repeat(1), repeat(2)
@@ -442,7 +450,7 @@ class Profile:
     lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -459,11 +467,57 @@ class Profile:
         self.weak = tuple(f if f < 1.0 else 1.0 for f in self.factors.values())
         self.length = math.sqrt(sum(w * w for w in self.weak))
         self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
+        self.rejected = _rejected(text)
 
     def index_keys(self) -> Iterator[str]:
         """Every key the item can be found by: its terms and its concepts."""
         yield from self.factors
         yield from self.concepts
+
+
+def _rejected(text: str) -> frozenset[str]:
+    """The keys the item names only as the alternative it turns down: *UserDefaults* in "store the
+    token in the Keychain, not UserDefaults", *click* in "prefer argparse over click", *Sphinx* in
+    "moving from Sphinx to MkDocs". A sentence naming only those talks about the other thing.
+
+    The phrase after a contrast (``not``, ``no``, ``instead of``, ``rather than``; ``over`` after
+    *prefer*; ``from ... to`` after a verb of moving), up to the next function word. An item that
+    opens with the ban ("No sleep() in tests") is about what it bans: that is its subject.
+    """
+    body = _LABEL.sub("", text, count=1)
+    low = body.lower()
+    prefer = "prefer" in low
+    moving = _MOVING.search(low) is not None
+    spans: list[str] = []
+    kept: list[str] = []
+    for clause in _CLAUSE.split(body):
+        words = clause.split()
+        n = 0
+        while n < len(words):
+            word = words[n].lower().strip("'\"")
+            after = words[n + 1].lower() if n + 1 < len(words) else ""
+            if (word, after) in (("instead", "of"), ("rather", "than")):
+                start = n + 2
+            elif word in ("not", "no") or (word == "over" and prefer) or (word == "from" and moving and " to " in f" {clause.lower()} "):
+                start = n + 1
+            else:
+                kept.append(words[n])
+                n += 1
+                continue
+            if clause is not None and not kept and not spans and n == 0 and body.lstrip().startswith(words[0]):
+                kept.append(words[n])  # the item opens with it: what it bans is its subject
+                n += 1
+                continue
+            end = start
+            while end < len(words) and words[end].lower().strip("'\"") in _ARTICLES:
+                end += 1
+            while end < len(words) and words[end].lower().strip("'\"") not in STOP_WORDS and words[end].lower() != "to":
+                end += 1
+            spans.append(" ".join(words[start:end]))
+            n = max(end, n + 1)
+    if not spans:
+        return frozenset()
+    return frozenset(term_keys(" ".join(spans))) - term_keys(" ".join(kept))
 
 
 class _Parsed:
@@ -688,6 +742,16 @@ def _score(
         dot = sum([factors[k] * idfs[k] * vector[k] for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
+    if not strict and not soft_surfaces:
+        # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
+        # unless the sentence is a short question about just that ("still no click?", "still 5173?")
+        evidence = [k for k in shared if not idf.common(k)]
+        if share < SHORT_SHARE and all(k in profile.rejected for k in evidence):
+            return 0.0, ()
+        if all(k[0] == "#" or k in UNITS for k in evidence) and (
+            share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and not idf.common(k) for k in weights)
+        ):
+            return 0.0, ()
     dot += soft
     if soft_surfaces:
         matched = tuple(dict.fromkeys([*(sentence.surfaces[k] for k in shared), *soft_surfaces]))

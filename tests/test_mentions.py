@@ -170,3 +170,19 @@ def test_the_packaged_lexicon_is_broad_and_well_formed() -> None:
         parse_concepts("# header\nno colon here\n")
     # a phrase of function words and one content word would stand for every use of that word: dropped
     assert "~login" not in {t.key for t in terms("the log rotation")}
+
+
+def test_naming_only_the_alternative_the_item_turns_down_is_another_subject() -> None:
+    item = "We'll keep sessions in Redis, not Memcached."
+    assert mention(item, "Memcached on the old cluster is evicting the cart entries", SESSION) is None
+    assert mention(item, "sessions are in Redis now, Memcached is gone", SESSION) is not None
+    assert mention(item, "still no Memcached?", SESSION) is not None  # a short question about just that
+    # an item that opens with the ban is about what it bans
+    assert mention("No print statements in the library code.", "I removed the print statements from the loader", SESSION)
+
+
+def test_a_shared_quantity_alone_is_another_subject() -> None:
+    item = "Access logs are kept for 45 days, then deleted."
+    assert mention(item, "the 45 days trial ends on Friday", SESSION) is None
+    assert mention(item, "still 45 days?", SESSION) is not None
+    assert mention(item, "access logs older than 45 days are gone now", SESSION) is not None
