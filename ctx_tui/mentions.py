@@ -114,8 +114,11 @@ MAX_CHARS = 100_000
 #: A term more items than this share picks no candidates by itself: it cannot tell them
 #: apart, and walking its posting list for every sentence would cost O(items).
 MAX_POSTING = 512
-#: Distinct sentences whose terms are kept (a session repeats commands, paths and code lines).
+#: Distinct sentences whose terms are kept (a session repeats commands, paths and code lines) ...
 PARSED_CACHE = 4096
+#: ... of at most this many characters (a long sentence seldom comes again, and its terms weigh
+#: kilobytes: 4,096 sentences of 200 words held 26 MiB).
+PARSED_CACHE_CHARS = 240
 #: Longest sentence kept as evidence in a :class:`Mention`.
 EVIDENCE_CHARS = 240
 
@@ -555,9 +558,13 @@ class _Parsed:
         return self._weighted
 
 
-@lru_cache(maxsize=PARSED_CACHE)
 def _parse(sentence: str) -> _Parsed:
-    """A sentence's :class:`_Parsed`, cached: a session repeats many (commands, paths, code lines)."""
+    """A sentence's :class:`_Parsed`, cached when short: a session repeats many (commands, paths, code lines)."""
+    return _parse_short(sentence) if len(sentence) <= PARSED_CACHE_CHARS else _Parsed(terms(sentence))
+
+
+@lru_cache(maxsize=PARSED_CACHE)
+def _parse_short(sentence: str) -> _Parsed:
     return _Parsed(terms(sentence))
 
 
@@ -606,6 +613,11 @@ def _source_weight(source: str, idf: _Idf) -> float:
     return max(idf.of(source.split(" ")))
 
 
+def _common_cut(n: int) -> float:
+    """A term in more sentences than this, of ``n`` read, is common (:data:`COMMON_SHARE`)."""
+    return COMMON_SHARE * (n + PRIOR_SENTENCES)
+
+
 class _Idf:
     """The vocabulary's IDF frozen for one sentence: ``log(n + PRIOR_SENTENCES + 1) - log(df + 1)``.
 
@@ -624,7 +636,7 @@ class _Idf:
         self.df = vocab.df
         self.n = vocab.n
         self.log_n = math.log(vocab.n + PRIOR_SENTENCES + 1)
-        self.cut = COMMON_SHARE * (vocab.n + PRIOR_SENTENCES)
+        self.cut = _common_cut(vocab.n)
 
     def of(self, keys: Iterable[str]) -> Iterator[float]:
         """The IDF of each key, in order: each step a C-level map (no Python frame per key)."""
@@ -836,19 +848,22 @@ class MentionIndex:
         path or number still is.
         """
         parsed = _parse(sentence)
+        vocab = self.vocab
         if learn:
-            self.vocab.add_keys(parsed.keys)
-        idf = _Idf(self.vocab)
+            vocab.add_keys(parsed.keys)
+        held = parsed.keys & self._postings.keys()
+        if not held:
+            return {}
         # a mention needs a shared term that is not common: only such terms pick candidates
         candidates: set[str] = set()
-        postings, df, cut = self._postings, idf.df, idf.cut
-        held = parsed.keys & postings.keys()
+        postings, df, cut = self._postings, vocab.df, _common_cut(vocab.n)
         for key in held:
             holders = postings[key]
             if len(holders) <= MAX_POSTING and df.get(key, 0) <= cut:
                 candidates |= holders
         if not candidates:
             return {}
+        idf = _Idf(vocab)
         scored = _Sentence(parsed, idf)
         if not (scored.concepts and not strict) and not scored.can_reach(held, strict, self.threshold):
             return {}  # no item can share enough of it (concept matches are not bounded there)
