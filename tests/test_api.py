@@ -243,3 +243,27 @@ def test_collect_given_collected_text_keeps_the_wanted_sources(project: Path) ->
     assert only_tools["metadata"]["counts"] == {"tools": 2}
     plain = local({"action": "collect", "context": "just some notes"}, project)
     assert plain["context"] == "just some notes" and plain["metadata"]["counts"] == {"session": 1, "tools": 0}
+
+
+@pytest.mark.parametrize("form", ["--request FILE", "--request=FILE", "stdin"])
+def test_the_request_reaches_api_by_every_form(form: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``api`` and ``api --request FILE`` skip argparse (cli._plain_api_call); ``--request=FILE`` goes through it."""
+    import io
+
+    from ctx_tui.cli import _plain_api_call, main
+
+    monkeypatch.chdir(tmp_path)
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"action": "compress", "context": "The loader retries. " * 300, "options": {"maxLength": 80}}))
+    args = {"--request FILE": ["api", "--request", str(request)], "--request=FILE": ["api", f"--request={request}"],
+            "stdin": ["api"]}[form]
+    if form == "stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(request.read_bytes())))
+    assert _plain_api_call(args) == (form != "--request=FILE")
+    assert main(args) == 0
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["success"] and reply["metadata"]["compressedLength"] <= 80
+    assert main(["api", "--request", str(tmp_path / "missing.json")]) == 2  # the same error either way
+    assert "cannot read" in capsys.readouterr().err
+    assert not _plain_api_call(["api", "--request", "--help"])

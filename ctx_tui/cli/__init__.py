@@ -166,6 +166,12 @@ def _run(args_list: list[str], dashboard: bool) -> int:
             from ctx_tui.cli.dashboard_cmd import run_dashboard
 
             return run_dashboard(args_list)
+        if _plain_api_call(args_list):  # no parser to build (~4 ms of a one-request process)
+            from pathlib import Path
+
+            from ctx_tui.cli.api_cmd import answer
+
+            return answer(Path(args_list[2] if len(args_list) == 3 else "-"))
         only = COMMANDS.get(args_list[0])
         if only is None and args_list in (["-h"], ["--help"]):
             parser = help_parser()  # the one-line helps, without importing every command module
@@ -185,6 +191,14 @@ def _run(args_list: list[str], dashboard: bool) -> int:
             raise
         print(f"ctx-tui: internal error: {type(exc).__name__}: {_plain(str(exc))} (set CTX_TUI_DEBUG=1 for details)", file=sys.stderr)
         return 1
+
+
+def _plain_api_call(args_list: list[str]) -> bool:
+    """``api`` or ``api --request FILE``: what argparse would read the same way without being asked."""
+    if args_list == ["api"]:
+        return True
+    return (len(args_list) == 3 and args_list[:2] == ["api", "--request"]
+            and (args_list[2] == "-" or not args_list[2].startswith("-")))
 
 
 def _plain(text: str) -> str:

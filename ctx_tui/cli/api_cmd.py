@@ -25,10 +25,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return answer(args.request)
+
+
+def answer(request: Path) -> int:
+    """Answer the request in ``request`` (``-``: stdin); ``ctx-tui api`` and ``api --request FILE`` come here without argparse."""
     # One request per process: exact counts from the piece table on disk, not a 70 ms tokenizer build.
     tokens.count_by_pieces()
     try:
-        response = handle_text(read_input(args.request), project_root())
+        response = handle_text(read_input(request), project_root())
     finally:
         tokens.end_piece_counts()
     sys.stdout.write(json_text(response) + "\n")
