@@ -293,3 +293,28 @@ def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.Mo
     assert tokens.token_source() == "estimate"
     tokens.end_piece_counts()
     assert not os.path.exists(cache_path(tokens.cache_dir()))
+
+
+@pytest.mark.parametrize("name", [ALL_FIXTURES[0], ALL_FIXTURES[2], ALL_FIXTURES[4]])
+def test_api_answers_are_the_same_with_piece_counts(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """compress and inject on a real window (the Japanese one included): byte for byte, metadata too."""
+    from ctx_tui.api import handle
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    session = Session(fixture(name))
+    session.poll()
+    text = render_entries(w.entry for w in session.state().live)[-40_000:]
+    requests = [{"action": "compress", "context": text, "options": {"strategy": s, "compressionRatio": 0.25}}
+                for s in ("semantic", "summary", "truncate")]
+    requests.append({"action": "inject", "context": text, "options": {"maxLength": 3000, "query": "error"}})
+    for n, request in enumerate(requests):
+        answers = []
+        for by_pieces in (False, True):
+            if by_pieces:
+                tokens.count_by_pieces()
+            answer = handle(request, tmp_path / f"project-{n}-{by_pieces}")
+            tokens.end_piece_counts()
+            answer["metadata"].pop("duration")
+            answers.append(answer)
+        assert answers[0]["success"] and answers[0] == answers[1], request["options"]
