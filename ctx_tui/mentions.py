@@ -44,7 +44,9 @@ needs ``score >= threshold`` (:data:`THRESHOLD`) *and* at least one matched
 term that is not common in the session (:data:`COMMON_SHARE`): common words
 alone are never enough. Nor, outside a short question about just that, are the
 alternative the item turns down ("..., not UserDefaults": :func:`_rejected`)
-or a quantity alone (numbers and :data:`UNITS`: "28 days").
+or a quantity alone (numbers and :data:`UNITS`: "28 days"), or one distinctive term in a
+sentence with :data:`OWN_WORDS` plain words of its own ("the iOS simulator crashes on launch"
+against "Minimum iOS version stays 15": :func:`_another_subject`).
 
 **Sentences**: text is matched sentence by sentence (lines, then sentence
 punctuation); the best sentence is the evidence. A short sentence that opens
@@ -99,6 +101,9 @@ CONCEPT_EVIDENCE = 2
 SHORT_TERMS = 4
 #: Share of a short sentence's weight the item must hold.
 SHORT_SHARE = 0.45
+#: Plain words of its own a sentence needs, beside the one distinctive term it shares with an item,
+#: to be about another subject (:func:`_another_subject`; chosen on the tune split of tests/eval).
+OWN_WORDS = 3
 #: Cosine an item and a sentence need for a mention (chosen on the tune split of tests/eval).
 THRESHOLD = 0.28
 #: A term found in more than this share of the session's sentences is common:
@@ -708,6 +713,25 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
     return total, surfaces
 
 
+def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
+    """Whether the sentence shares one distinctive term with the item and talks about something else.
+
+    One term (an identifier counts once with its parts) names the topic, not what the item says of
+    it: "the iOS simulator crashes on launch" shares *iOS* with "Minimum iOS version stays 15", "the
+    A100 node is reserved for the other team" shares *A100* with "Batch size 256 OOMs on the A100".
+    When the sentence also says :data:`OWN_WORDS` or more plain words of its own (words the item
+    neither has nor names through a concept), it has its own subject around the term and shares none
+    of the item's context. A short question about just the term ("Karpenter limits ok?", "still
+    5173?") says too little of its own; identifiers, paths and numbers beside it are not counted
+    ("mkdocs.yml has the nav for all 40 pages" is about the MkDocs move).
+    """
+    if len([k for k in evidence if sentence.weights[k] >= 1.0]) > 1:
+        return False
+    factors, concepts = profile.factors, profile.concepts
+    own = sum(1 for k, f in sentence.weights.items() if f == 1.0 and k not in factors and k not in concepts)
+    return own >= OWN_WORDS
+
+
 def _score(
     profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False, floor: float = 0.0
 ) -> tuple[float, tuple[str, ...]]:
@@ -763,6 +787,8 @@ def _score(
         if all(k[0] == "#" or k in UNITS for k in evidence) and (
             share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and not idf.common(k) for k in weights)
         ):
+            return 0.0, ()
+        if _another_subject(profile, sentence, evidence):
             return 0.0, ()
     dot += soft
     if soft_surfaces:
