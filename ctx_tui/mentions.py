@@ -24,7 +24,8 @@ Usage::
   never domain words);
 * identifiers (``snake_case``, ``camelCase``, ``dotted.names``, ``A100``,
   ``ranker-v3``), paths and URLs, kept whole (key ``=...``) *and* split into
-  their word parts;
+  their word parts (:data:`PART`: nearly the word written alone, and outside the
+  sentence's norm: an identifier counts once);
 * numbers of two or more digits, versions and addresses (key ``#...``; a
   dotted number also gives its prefixes, so ``10.42`` finds ``10.42.0.0/16``).
 * the concepts of the lexicon (``concepts.txt``, read by :mod:`ctx_tui.concepts`):
@@ -87,8 +88,11 @@ TermKind = Literal["word", "part", "strong", "prefix", "concept"]
 
 #: Weight factor of identifiers, paths, URLs and numbers (a plain word is 1).
 STRONG = 2.0
-#: Weight factor of a word that is a part of an identifier or a path.
-PART = 0.7
+#: Weight factor of a word that is a part of an identifier or a path (``proration`` of
+#: ``calculate_proration()``): nearly the word written alone, yet adding nothing to a sentence's
+#: norm (the identifier counts once: see :class:`_Sentence`). Chosen on the tune split of
+#: tests/eval (0.9 to 0.99 tie there; the middle taken).
+PART = 0.95
 #: Weight factor of a dotted number's prefix (``10.42`` of ``10.42.0.0/16``).
 PREFIX = 1.0
 #: Weight factor of a concept of the lexicon (``concepts.txt``: *Keychain* and *secure storage*
@@ -287,7 +291,7 @@ def _with_concepts(out: list[Term]) -> list[Term]:
     return out
 
 
-def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:
+def _word_terms(text: str, kind: TermKind, source: str = "") -> Iterator[Term]:
     same = same_words()
     for match in _WORD.finditer(text):
         raw = match.group()
@@ -300,7 +304,7 @@ def _word_terms(text: str, kind: TermKind) -> Iterator[Term]:
             continue
         if len(low) < 2 or low in STOP_WORDS:
             continue
-        yield Term(same.get(low) or stem(low), kind, raw)
+        yield Term(same.get(low) or stem(low), kind, raw, source)
 
 
 def _number_terms(token: str) -> Iterator[Term]:
@@ -352,16 +356,16 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
         name = _EXTENSION.sub("", base)
         if name and name != base and any(c.isalpha() for c in name):
             out.append(Term("=" + name, "strong", token))  # mkdocs.yml names mkdocs
-        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part"))
-        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part"))
+        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part", out[0].key))
+        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part", out[0].key))
         return tuple(out)
     if _NUMBER.match(token):
         return tuple(_number_terms(token))
     if _is_identifier(token):
         out = [Term("=" + token.lower().strip("."), "strong", token)]
         # the parts as written (MkDocs -> mkdocs) and split at case changes (mk, docs)
-        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part"))
-        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part"))
+        out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part", out[0].key))
+        out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part", out[0].key))
         return tuple(out)
     return tuple(_word_terms(token.replace("-", " "), "word"))
 
@@ -534,13 +538,14 @@ class _Parsed:
     only a sentence with candidate items is), each key's strongest factor and first surface, whether
     it is short, and its concepts (concept -> {source key or phrase: how it was written})."""
 
-    __slots__ = ("terms", "keys", "_weighted", "concepts")
+    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners")
 
     def __init__(self, sentence_terms: list[Term]) -> None:
         self.terms = sentence_terms
         self.keys = frozenset(map(_KEY, sentence_terms))
         self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
         self.concepts: dict[str, dict[str, str]] = {}
+        self.owners: dict[str, str] = {}
 
     def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
         if self._weighted is not None:
@@ -556,6 +561,10 @@ class _Parsed:
                 weights[key] = term.factor
                 if key not in surfaces:
                     surfaces[key] = term.surface
+                if term.kind == "part":
+                    self.owners[key] = term.source
+                else:
+                    self.owners.pop(key, None)
         # content terms as written (an identifier's parts and a number's prefixes are not counted again)
         short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
         self._weighted = (weights, surfaces, short)
@@ -577,19 +586,24 @@ class _Sentence:
     """One sentence as the matcher sees it: weighted terms, how they were written, and whether it is short.
 
     ``base`` is the squared norm with every identifier, path and number at the weight of a plain
-    word: :data:`STRONG` rewards sharing one, it does not punish a sentence for naming others
-    ("calculate_proration() handles the upgrade case" mentions "support proration on upgrades").
+    word and without the parts of identifiers (the identifier counts once): :data:`STRONG` rewards
+    sharing one, it does not punish a sentence for naming others ("calculate_proration() handles
+    the upgrade case" mentions "support proration on upgrades"). ``owners``: each key that is
+    only a part -> the identifier it is a part of.
     ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item).
     """
 
-    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "concepts")
+    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "concepts", "owners")
 
     def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
         weights, self.surfaces, self.short = parsed.weighted()
+        self.owners = parsed.owners
         self.weights = weights
         idfs = self.idfs = dict(zip(weights, idf.of(weights)))
         self.vector = {k: f * idfs[k] for k, f in weights.items()}
-        self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items()])
+        # an identifier counts once: its parts add nothing to the norm (a sentence naming
+        # KeychainHelper.save is not four words longer for it)
+        self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items() if f != PART])
         self.own = sum(self.vector.values())
         # concept -> {source: (its weight as a plain word, how it was written)}
         self.concepts = {
@@ -610,7 +624,11 @@ class _Sentence:
             return True
         strong = sum([idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in keys if weights[k] >= STRONG])
         part = sum([vector[k] ** 2 for k in keys])
-        return part >= floor * floor * _MARGIN * (self.base + strong)
+        if part >= floor * floor * _MARGIN * (self.base + strong):
+            return True
+        # identifiers' parts are not in ``base``: an item sharing fewer of the identifiers may score more
+        weak = sum([vector[k] ** 2 for k in keys if weights[k] < STRONG])
+        return weak >= floor * floor * _MARGIN * self.base
 
 
 def _source_weight(source: str, idf: _Idf) -> float:
@@ -716,20 +734,31 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
 def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
     """Whether the sentence shares one distinctive term with the item and talks about something else.
 
-    One term (an identifier counts once with its parts) names the topic, not what the item says of
-    it: "the iOS simulator crashes on launch" shares *iOS* with "Minimum iOS version stays 15", "the
-    A100 node is reserved for the other team" shares *A100* with "Batch size 256 OOMs on the A100".
+    One term (an identifier counts once with its parts, shared whole or through them) names the
+    topic, not what the item says of it: "the iOS simulator crashes on launch" shares *iOS* with
+    "Minimum iOS version stays 15", "the A100 node is reserved for the other team" shares *A100*
+    with "Batch size 256 OOMs on the A100".
     When the sentence also says :data:`OWN_WORDS` or more plain words of its own (words the item
     neither has nor names through a concept), it has its own subject around the term and shares none
     of the item's context. A short question about just the term ("Karpenter limits ok?", "still
     5173?") says too little of its own; identifiers, paths and numbers beside it are not counted
     ("mkdocs.yml has the nav for all 40 pages" is about the MkDocs move).
     """
-    if len([k for k in evidence if sentence.weights[k] >= 1.0]) > 1:
+    owners = sentence.owners
+    if len({owners.get(k, k) for k in evidence}) > 1:
         return False
     factors, concepts = profile.factors, profile.concepts
     own = sum(1 for k, f in sentence.weights.items() if f == 1.0 and k not in factors and k not in concepts)
     return own >= OWN_WORDS
+
+
+def _kin(key: str, factors: Mapping[str, float], sentence: _Sentence) -> float:
+    """1, or 0 for a part both sides hold only as a part of different identifiers: ``widget1`` is not
+    ``widget3``, ``UserDefaultsStore`` not ``UserDefaults`` (a part counts where the item writes the
+    word, or names the very identifier the sentence does)."""
+    if factors[key] == PART and sentence.weights[key] == PART and sentence.owners.get(key) not in factors:
+        return 0.0
+    return 1.0
 
 
 def _score(
@@ -766,7 +795,7 @@ def _score(
         strong = idfs[key] ** 2 * (STRONG * STRONG - 1.0)
         item_strong: float = strong if factor >= STRONG else 0
         sentence_norm = math.sqrt(sentence.base + (strong if weights[key] >= STRONG else 0))
-        dot = factor * idfs[key] * vector[key]
+        dot = factor * idfs[key] * vector[key] * _kin(key, factors, sentence)
         share = vector[key] / sentence.own if short else 0.0
         matched: tuple[str, ...] = (sentence.surfaces[key],)
     else:
@@ -775,7 +804,7 @@ def _score(
         strongs = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
         item_strong = sum(b for k, b in zip(shared, strongs) if factors[k] >= STRONG)
         sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strongs) if weights[k] >= STRONG))
-        dot = sum([factors[k] * idfs[k] * vector[k] for k in shared])
+        dot = sum([factors[k] * idfs[k] * vector[k] * _kin(k, factors, sentence) for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
     if not strict and not soft_surfaces:

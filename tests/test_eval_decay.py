@@ -62,7 +62,7 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.87 and figures.f1 >= 0.75, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.88 and figures.f1 >= 0.77, (figures.precision, figures.recall, figures.f1)
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001

@@ -14,17 +14,16 @@ from ctx_tui.memory.items import TrackedItem
 from ctx_tui.mentions import MentionIndex, Vocabulary, is_followup, mention, search_terms, sentences, term_keys, terms
 from ctx_tui.window import Session
 
-SESSION = Vocabulary(
-    [
-        "the build is green",
-        "the build failed on lint",
-        "the page renders slowly",
-        "deploy the app to staging",
-        "the tests pass locally",
-        "fixed the flaky test in the checkout page",
-        *(f"build {n} finished in {n} minutes" for n in range(12)),
-    ]
-)
+SESSION_TEXTS = [
+    "the build is green",
+    "the build failed on lint",
+    "the page renders slowly",
+    "deploy the app to staging",
+    "the tests pass locally",
+    "fixed the flaky test in the checkout page",
+    *(f"build {n} finished in {n} minutes" for n in range(12)),
+]
+SESSION = Vocabulary(SESSION_TEXTS)
 
 
 def test_distinctive_terms_count_more_than_common_words() -> None:
@@ -47,6 +46,21 @@ def test_naming_other_identifiers_does_not_hide_a_mention() -> None:
     sentence = "calculate_proration() handles the upgrade case."
     assert mention(item, sentence, SESSION)
     assert not mention(item, "calculate_totals() handles the invoice case.", SESSION)
+
+
+def test_an_identifier_counts_once_and_its_parts_as_words() -> None:
+    """Parts of an identifier count (nearly) as the words written alone and do not lengthen the
+    sentence; a part both hold only as parts of different identifiers is no evidence."""
+    session = Vocabulary([*SESSION_TEXTS, "review the PR before lunch", "the orders page loads slowly"])
+    assert mention("Store the API token in the OS keyring.", "KeyringClient.save_token() is wired into SettingsViewModel.", session)
+    assert mention(
+        "Failed webhooks are retried with exponential backoff.",
+        "WebhookRetryPolicy.backoff_delay() is wired into EventDispatcher and QueueConsumer.",
+        session,
+    )
+    item = "widget3 layout helper3 gizmo3.py"
+    assert not mention(item, "rework the widget1 layout and the helper1 function in gizmo1.py, then report.", session)
+    assert mention(item, "rework the widget3 layout and the helper3 function in gizmo3.py, then report.", session)
 
 
 def test_a_file_inside_a_folder_the_item_names_mentions_it() -> None:
