@@ -53,3 +53,45 @@ def test_text_key_stands_for_the_text_without_a_copy() -> None:
     assert len(set(keys)) == len(set(TEXTS))
     entry = entries[2]
     assert text_key(entry) is text_key(entry)  # no new object per call (a decoded text would be)
+
+
+TOOL_INPUTS = [
+    {"command": "ls -la", "timeout": 120},
+    {"content": "x" * 4000 + "\n…[+99 chars]", "path": "a/b.py", "nested": {"list": [1, 2.5, None, True]}},
+    {"plan": [{"step": "emoji 🙂", "status": "done"}]},
+]
+
+
+def _call(tool_input: object) -> Entry:
+    return Entry(0, Kind.TOOL_CALL, "assistant", "Bash {}", 1, 1, tool_name="Bash", tool_input=tool_input)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tool_input", TOOL_INPUTS)
+def test_tool_input_reads_back_as_given(tool_input: dict[str, object]) -> None:
+    entry = _call(tool_input)
+    assert entry.tool_input == tool_input and type(entry.tool_input) is dict
+    assert dataclasses.asdict(entry)["tool_input"] == tool_input
+    assert pickle.loads(pickle.dumps(entry)).tool_input == tool_input
+    assert dataclasses.replace(entry, seq=3).tool_input == tool_input and entry == _call(tool_input)
+    entry.tool_input["command"] = "changed"  # a read is a copy: the entry keeps its input
+    assert entry.tool_input == tool_input
+
+
+@pytest.mark.parametrize("tool_input", [None, {}, {"t": (1, 2)}, {"n": float("nan")}, {"s": "x\ud800y"}, {1: "int key"}])
+def test_a_tool_input_json_would_change_is_kept_as_given(tool_input: object) -> None:
+    entry = _call(tool_input)
+    assert entry.tool_input is tool_input
+
+
+def test_a_cut_tool_input_is_stored_compactly() -> None:
+    """A 4,000-character input cut with "…" took 2 bytes a character as a str; stored as JSON about 1."""
+    tool_input = {"content": "x" * 4000 + "\n…[+99 chars]"}
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        entries = [_call({"content": "y" * 4000 + f"\n…[+{n} chars]"}) for n in range(50)]
+        used = (tracemalloc.get_traced_memory()[0] - before) / len(entries)
+    finally:
+        tracemalloc.stop()
+    assert used < 5000, used  # as dicts: > 8,000 bytes each
+    assert _call(tool_input).tool_input == tool_input

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, cast
 
+import orjson
+
 #: How much of a tool result or a thinking block an entry keeps in memory.
 PREVIEW_CHARS = 2000
 #: How much of a tool call's input an entry keeps (as compact JSON text).
@@ -131,6 +133,38 @@ def _text_put(entry: Entry, value: str) -> None:
 # decodes on read, so every reader of ``entry.text`` sees a ``str`` equal to what was given
 # (``surrogatepass``: a lone surrogate round-trips).
 setattr(Entry, "text", property(_text_get, _text_put, doc="The entry's text (see the field's comment)."))
+
+
+#: The slot descriptor of ``Entry.tool_input``: the stored form (see below).
+_TOOL_INPUT_SLOT = Entry.__dict__["tool_input"]
+
+
+def _tool_input_get(entry: Entry) -> dict[str, Any] | None:
+    value = _TOOL_INPUT_SLOT.__get__(entry, Entry)
+    return cast("dict[str, Any]", orjson.loads(value)) if type(value) is bytes else value
+
+
+def _tool_input_put(entry: Entry, value: dict[str, Any] | None) -> None:
+    if type(value) is dict and value:
+        try:
+            packed = bytes(memoryview(orjson.dumps(value)))  # exact size: orjson leaves its buffer over-allocated
+        except TypeError:  # a value JSON cannot hold (a lone surrogate, a custom object): kept as given
+            pass
+        else:
+            if orjson.loads(packed) == value:  # exactly what was given (no tuple, NaN or big int changed)
+                _TOOL_INPUT_SLOT.__set__(entry, packed)
+                return
+    _TOOL_INPUT_SLOT.__set__(entry, value)
+
+
+# ``Entry.tool_input`` is kept as compact JSON (UTF-8 bytes) and parsed again on each read.
+# A dict of a few short strings costs several hundred bytes of object headers, and an input
+# cut to ``TOOL_INPUT_CHARS`` ends with "…", which makes its 4,000 characters 2 bytes each:
+# at 100 MB the inputs took ~6.3 MiB as dicts. Each read returns a new dict equal to the one
+# given (the setter keeps a value as given when JSON would not give it back exactly); the
+# readers of ``tool_input`` (activity, references, extraction, render) read each entry's once
+# per scan.
+setattr(Entry, "tool_input", property(_tool_input_get, _tool_input_put, doc="The tool call's input (bounded)."))
 
 
 def text_key(entry: Entry) -> str | bytes:
