@@ -45,9 +45,11 @@ needs ``score >= threshold`` (:data:`THRESHOLD`) *and* at least one matched
 term that is not common in the session (:data:`COMMON_SHARE`): common words
 alone are never enough. Nor, outside a short question about just that, are the
 alternative the item turns down ("..., not UserDefaults": :func:`_rejected`)
-or a quantity alone (numbers and :data:`UNITS`: "28 days"), or one distinctive term in a
+or a quantity alone (numbers, :data:`UNITS` and the words written next to a number: "28 days",
+"6 attempts", "version 3": :func:`_counted`), or one distinctive term in a
 sentence with :data:`OWN_WORDS` plain words of its own ("the iOS simulator crashes on launch"
-against "Minimum iOS version stays 15": :func:`_another_subject`).
+against "Minimum iOS version stays 15": :func:`_another_subject`). A short question naming one of
+the item's names (:func:`_names`: "Playwright suite green?") mentions it (:func:`_names_the_item`).
 
 **Sentences**: text is matched sentence by sentence (lines, then sentence
 punctuation); the best sentence is the evidence. A short sentence that opens
@@ -116,8 +118,13 @@ COMMON_SHARE = 0.2
 #: Pseudo-sentences added to the session's count, so that early in a session
 #: (few sentences read) IDF does not call every word rare or every word common.
 PRIOR_SENTENCES = 30
-#: A follow-up is a sentence of at most this many words that opens an answer.
+#: A follow-up is a sentence of at most this many words that opens an answer ...
 FOLLOWUP_WORDS = 12
+#: ... and points back within its first words ("yes, leave that one alone", "nice, do the rest the
+#: same way"): a pronoun further on refers inside the sentence ("... since the style guide forbids it").
+FOLLOWUP_REACH = 6
+#: A demonstrative before one of these names a time of its own ("two days this week"), not what was said.
+_TIMES = frozenset("morning afternoon evening night today week weekend month quarter year sprint time".split())
 #: Longest text matched per call; the rest of a pasted log is not read (linear cost, bounded).
 MAX_CHARS = 100_000
 #: A term more items than this share picks no candidates by itself: it cannot tell them
@@ -406,12 +413,17 @@ def sentences(text: str) -> list[str]:
 
 
 def is_followup(sentence: str) -> bool:
-    """A short sentence that points back (it, that, those, same...): it answers the previous turn."""
+    """A short sentence that points back (it, that, those, same... among its first
+    :data:`FOLLOWUP_REACH` words): it answers the previous turn."""
     words = re.findall(r"[\w']+", sentence.lower())
     if not 0 < len(words) <= FOLLOWUP_WORDS:
         return False
     # "there is/are ..." introduces something new: that "there" points nowhere
-    return any(w in ANAPHORS and not (w == "there" and nxt in _BE) for w, nxt in zip(words, [*words[1:], ""]))
+    after = [*words[1 : FOLLOWUP_REACH + 1], ""]
+    return any(
+        w in ANAPHORS and not (w == "there" and nxt in _BE) and nxt not in _TIMES
+        for w, nxt in zip(words[:FOLLOWUP_REACH], after)
+    )
 
 
 class Vocabulary:
@@ -462,7 +474,7 @@ class Profile:
     lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -480,11 +492,43 @@ class Profile:
         self.length = math.sqrt(sum(w * w for w in self.weak))
         self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
         self.rejected = _rejected(text)
+        self.names = _names(text)
 
     def index_keys(self) -> Iterator[str]:
         """Every key the item can be found by: its terms and its concepts."""
         yield from self.factors
         yield from self.concepts
+
+
+_TOKEN = re.compile(r"\S+")
+_CLAUSE_END = re.compile(r"[.;:!?\u2014]['\")\]]*$")
+
+
+def _names(text: str) -> tuple[frozenset[str], ...]:
+    """The names the item writes, each as its term keys: a word capitalised inside a sentence
+    (*Playwright*, *Metabase*, *Keychain*), an acronym (*DAG*, *VAT*), a function (``sleep()``);
+    consecutive capitalised plain words are one name (*Conventional Commits*: *commits* alone is a word).
+    A short question naming one ("Playwright suite green?") is about the item (:func:`_names_the_item`)."""
+    runs: list[list[str]] = []
+    start = True
+    joined = False  # the previous token was a name and no punctuation ends it
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        core = token.strip("'\"`*()[]{},;:.!?\u2018\u2019\u201c\u201d")
+        letters = [c for c in core if c.isalpha()]
+        acronym = len(letters) > 1 and all(c.isupper() for c in letters)
+        if letters and ((not start and core[0].isupper()) or acronym or token.lstrip("`'\"").startswith(core + "(")):
+            word = core.isalpha() and not acronym and not _CAMEL.search(core)
+            if joined and word:
+                runs[-1].append(core)
+            else:
+                runs.append([core])
+            joined = word and core == token.strip("'\"`*")
+        else:
+            joined = False
+        start = _CLAUSE_END.search(token) is not None
+    names = (frozenset(t.key for t in terms(" ".join(run), concepts=False) if t.kind in ("word", "strong")) for run in runs)
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 def _rejected(text: str) -> frozenset[str]:
@@ -538,14 +582,16 @@ class _Parsed:
     only a sentence with candidate items is), each key's strongest factor and first surface, whether
     it is short, and its concepts (concept -> {source key or phrase: how it was written})."""
 
-    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners")
+    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted")
 
-    def __init__(self, sentence_terms: list[Term]) -> None:
+    def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
         self.terms = sentence_terms
+        self.question = text.rstrip().endswith("?")
         self.keys = frozenset(map(_KEY, sentence_terms))
         self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
         self.concepts: dict[str, dict[str, str]] = {}
         self.owners: dict[str, str] = {}
+        self.counted = _counted(text) if any(c.isdigit() for c in text) else frozenset()
 
     def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
         if self._weighted is not None:
@@ -572,14 +618,30 @@ class _Parsed:
         return self._weighted
 
 
+_QUANTITY = re.compile(r"^\d+(?:[.,]\d+)?%?$")
+
+
+def _counted(text: str) -> frozenset[str]:
+    """The words a quantity counts or labels, written next to it ("6 attempts", "500 steps",
+    "version 3"): with the number they name an amount, not what the amount is of."""
+    tokens = [t.strip(_EDGE + "!?()") for t in text.split()]
+    out: set[str] = set()
+    for n, token in enumerate(tokens):
+        if _QUANTITY.match(token):
+            for m in (n - 1, n + 1):
+                if 0 <= m < len(tokens) and tokens[m].isalpha():
+                    out.update(t.key for t in _word_terms(tokens[m], "word"))
+    return frozenset(out)
+
+
 def _parse(sentence: str) -> _Parsed:
     """A sentence's :class:`_Parsed`, cached when short: a session repeats many (commands, paths, code lines)."""
-    return _parse_short(sentence) if len(sentence) <= PARSED_CACHE_CHARS else _Parsed(terms(sentence))
+    return _parse_short(sentence) if len(sentence) <= PARSED_CACHE_CHARS else _Parsed(terms(sentence), sentence)
 
 
 @lru_cache(maxsize=PARSED_CACHE)
 def _parse_short(sentence: str) -> _Parsed:
-    return _Parsed(terms(sentence))
+    return _Parsed(terms(sentence), sentence)
 
 
 class _Sentence:
@@ -593,11 +655,13 @@ class _Sentence:
     ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item).
     """
 
-    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "concepts", "owners")
+    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted")
 
     def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
         weights, self.surfaces, self.short = parsed.weighted()
+        self.question = self.short and parsed.question
         self.owners = parsed.owners
+        self.counted = parsed.counted
         self.weights = weights
         idfs = self.idfs = dict(zip(weights, idf.of(weights)))
         self.vector = {k: f * idfs[k] for k, f in weights.items()}
@@ -619,9 +683,9 @@ class _Sentence:
         :data:`SHORT_SHARE` of its weight. Bounds are trusted :data:`_MARGIN` below (rounding).
         """
         idfs, weights, vector = self.idfs, self.weights, self.vector
+        if self.question and not strict:
+            return True  # a short question may name an item (see _names_the_item)
         keys = [k for k in keys if k in vector]  # a concept adds to no bound here: see match_sentence
-        if self.short and not strict and self.own and sum([vector[k] for k in keys]) >= SHORT_SHARE * _MARGIN * self.own:
-            return True
         strong = sum([idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in keys if weights[k] >= STRONG])
         part = sum([vector[k] ** 2 for k in keys])
         if part >= floor * floor * _MARGIN * (self.base + strong):
@@ -701,7 +765,7 @@ def similarity(
     """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words
     alone); ``strict`` as for :meth:`MentionIndex.match_sentence`. No index, no cache: what the index must give."""
     idf = _Idf(vocab if vocab is not None else Vocabulary())
-    return _score(profile, _Sentence(_Parsed(terms(sentence)), idf), idf, strict)
+    return _score(profile, _Sentence(_Parsed(terms(sentence), sentence), idf), idf, strict)
 
 
 def _has(source: str, keys: Mapping[str, float]) -> bool:
@@ -747,9 +811,25 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     owners = sentence.owners
     if len({owners.get(k, k) for k in evidence}) > 1:
         return False
+    return _own_words(profile, sentence) >= OWN_WORDS
+
+
+def _own_words(profile: Profile, sentence: _Sentence) -> int:
+    """The sentence's plain words the item neither has nor names through a concept."""
     factors, concepts = profile.factors, profile.concepts
-    own = sum(1 for k, f in sentence.weights.items() if f == 1.0 and k not in factors and k not in concepts)
-    return own >= OWN_WORDS
+    return sum(1 for k, f in sentence.weights.items() if f == 1.0 and k not in factors and k not in concepts)
+
+
+def _names_the_item(profile: Profile, sentence: _Sentence, shared: list[str], idf: _Idf) -> bool:
+    """Whether a short sentence asks about a name the item writes ("Playwright suite green?",
+    "Metabase move on track?", "no sleeps left?"): it shares one of the item's names
+    (:func:`_names`, not common, not the alternative the item turns down) and says fewer than
+    :data:`OWN_WORDS` plain words of its own. The words beside the name say how it is going,
+    not what else it is about, however rare they are in the session."""
+    rejected, said = profile.rejected, set(shared)
+    if not any(name <= said and not name & rejected and not all(idf.common(k) for k in name) for name in profile.names):
+        return False
+    return _own_words(profile, sentence) < OWN_WORDS
 
 
 def _kin(key: str, factors: Mapping[str, float], sentence: _Sentence) -> float:
@@ -807,13 +887,16 @@ def _score(
         dot = sum([factors[k] * idfs[k] * vector[k] * _kin(k, factors, sentence) for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
+    if short and sentence.question and share < SHORT_SHARE and _names_the_item(profile, sentence, shared, idf):
+        share = SHORT_SHARE
     if not strict and not soft_surfaces:
         # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
         # unless the sentence is a short question about just that ("still no click?", "still 5173?")
         evidence = [k for k in shared if not idf.common(k)]
         if share < SHORT_SHARE and all(k in profile.rejected for k in evidence):
             return 0.0, ()
-        if all(k[0] == "#" or k in UNITS for k in evidence) and (
+        counted = sentence.counted
+        if any(k[0] == "#" for k in evidence) and all(k[0] == "#" or k in UNITS or k in counted for k in evidence) and (
             share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and not idf.common(k) for k in weights)
         ):
             return 0.0, ()

@@ -46,11 +46,11 @@ def test_the_set_is_big_and_varied(evaluation) -> None:  # noqa: ANN001
 
 def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.REPORT))
-    assert figures.precision >= 0.91 and figures.f1 >= 0.87, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.95 and figures.f1 >= 0.89, (figures.precision, figures.recall, figures.f1)
     recall = {style: rate for style, (_, _, rate, _) in figures.by_style.items()}
     assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.5
     assert recall["identifier"] >= 0.85 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
-    assert recall["negative"] >= 0.9  # hard negatives rejected
+    assert recall["negative"] >= 0.93  # hard negatives rejected
 
 
 def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
@@ -62,7 +62,7 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.88 and figures.f1 >= 0.77, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.9 and figures.f1 >= 0.79, (figures.precision, figures.recall, figures.f1)
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
@@ -74,7 +74,7 @@ def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.78 and tp / (tp + fn) >= 0.82, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.8 and tp / (tp + fn) >= 0.9, [s.wrong for s in figures]
 
 
 def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
@@ -86,4 +86,4 @@ def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.8 and tp / (tp + fn) >= 0.75, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.85 and tp / (tp + fn) >= 0.9, [s.wrong for s in figures]

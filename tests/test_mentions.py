@@ -200,3 +200,32 @@ def test_a_shared_quantity_alone_is_another_subject() -> None:
     assert mention(item, "the 45 days trial ends on Friday", SESSION) is None
     assert mention(item, "still 45 days?", SESSION) is not None
     assert mention(item, "access logs older than 45 days are gone now", SESSION) is not None
+
+
+def test_a_short_question_naming_the_items_tool_mentions_it() -> None:
+    item = "We'll render the charts with Vega-Lite and drop matplotlib."
+    # the words beside the name say how it goes, however rare they are in the session
+    dagster = "The nightly reports and the warehouse backfills are orchestrated by Dagster from now on."
+    assert mention(dagster, "Dagster schedules healthy?", SESSION)
+    assert mention("No sleep() in the retry loop of the uploader; back off on the response headers instead.", "any sleeps left?", SESSION)
+    assert mention(item, "Vega-Lite charts done?", SESSION)
+    # a statement with its own claim, a word of a longer name, or a plain word capitalised at the start: not a name
+    assert not mention("The service must run on Python 3.9 for the old hosts.", "Python 3.12 starts faster", SESSION)
+    assert not mention("Commit messages follow Conventional Commits so the changelog is generated.", "squash the fixup commits?", SESSION)
+    assert not mention("Dagster owns the reports; nothing else schedules them.", "owns the domain name?", SESSION)
+
+
+def test_a_number_with_the_word_it_counts_is_a_quantity() -> None:
+    item = "Uploads are retried with backoff, at most 5 retries per file."
+    assert mention(item, "5 retries of the password lock the account", SESSION) is None  # an amount of another thing
+    assert mention(item, "version 5 of the logo is in the shared drive", SESSION) is None
+    assert mention(item, "the upload backoff stops after 5 retries now", SESSION) is not None
+    # an address is no amount: the words beside it still count
+    subnet = "The office VPN is 10.8.0.0/16; the new VPC must not overlap it."
+    assert mention(subnet, "Took 10.9.0.0/16 for the VPC, clear of 10.8.0.0/16.", SESSION) is not None
+
+
+def test_a_follow_up_points_back_near_its_start() -> None:
+    assert is_followup("nice, do the rest the same way")
+    assert not is_followup("the nightly build took an hour this morning")  # a time of its own
+    assert not is_followup("I renamed the module since the linter kept flagging it")  # points inside the sentence
