@@ -80,7 +80,7 @@ from itertools import repeat
 from operator import add as _add
 from operator import attrgetter
 from operator import mul as _mul
-from typing import Literal
+from typing import Literal, Protocol
 
 import snowballstemmer
 
@@ -700,6 +700,13 @@ def _source_weight(source: str, idf: _Idf) -> float:
     return max(idf.of(source.split(" ")))
 
 
+class Frequencies(Protocol):
+    """What the matcher reads of sentence frequencies: a term key's count (a ``Counter``, or a
+    backward scan's view of the frequencies at one sentence)."""
+
+    def get(self, key: str, default: int, /) -> int: ...
+
+
 def _common_cut(n: int) -> float:
     """A term in more sentences than this, of ``n`` read, is common (:data:`COMMON_SHARE`)."""
     return COMMON_SHARE * (n + PRIOR_SENTENCES)
@@ -718,12 +725,15 @@ class _Idf:
 
     __slots__ = ("vocab", "df", "n", "log_n", "cut")
 
-    def __init__(self, vocab: Vocabulary) -> None:
+    def __init__(self, vocab: Vocabulary, df: Frequencies | None = None, n: int | None = None) -> None:
+        """``df`` and ``n``: the frequencies and sentence count to use instead of ``vocab``'s own (a
+        scan that reads the session backwards: :mod:`ctx_tui.memory.latest_references`); ``vocab``
+        then only names the state the items' norms are cached for."""
         self.vocab = vocab
-        self.df = vocab.df
-        self.n = vocab.n
-        self.log_n = math.log(vocab.n + PRIOR_SENTENCES + 1)
-        self.cut = _common_cut(vocab.n)
+        self.df = vocab.df if df is None else df
+        self.n = vocab.n if n is None else n
+        self.log_n = math.log(self.n + PRIOR_SENTENCES + 1)
+        self.cut = _common_cut(self.n)
 
     def of(self, keys: Iterable[str]) -> Iterator[float]:
         """The IDF of each key, in order: each step a C-level map (no Python frame per key)."""
@@ -751,8 +761,8 @@ class _Idf:
         norm of the item's weights.
         """
         vocab, n, cached, least = profile.norm_at
-        if vocab is not self.vocab:
-            return 0.0
+        if vocab is not self.vocab or n > self.n:
+            return 0.0  # another vocabulary, or a later state of it (a backward scan): no bound
         root = math.sqrt(cached)
         if n == self.n:
             return root
@@ -992,16 +1002,27 @@ class MentionIndex:
         held = parsed.keys & self._postings.keys()
         if not held:
             return {}
-        # a mention needs a shared term that is not common: only such terms pick candidates
+        candidates = self.candidates(held, vocab.df, vocab.n)
+        if not candidates:
+            return {}
+        return self.score_sentence(sentence, parsed, held, candidates, _Idf(vocab), strict)
+
+    def candidates(self, held: Iterable[str], df: Frequencies, n: int) -> set[str]:
+        """The items that share a term of ``held`` that is not common (of ``n`` sentences read with
+        frequencies ``df``): a mention needs one, so only such terms pick candidates."""
         candidates: set[str] = set()
-        postings, df, cut = self._postings, vocab.df, _common_cut(vocab.n)
+        postings, cut = self._postings, _common_cut(n)
         for key in held:
             holders = postings[key]
             if len(holders) <= MAX_POSTING and df.get(key, 0) <= cut:
                 candidates |= holders
-        if not candidates:
-            return {}
-        idf = _Idf(vocab)
+        return candidates
+
+    def score_sentence(
+        self, sentence: str, parsed: _Parsed, held: Iterable[str], candidates: Iterable[str], idf: _Idf, strict: bool
+    ) -> dict[str, Mention]:
+        """The ``candidates`` that ``sentence`` (its terms ``parsed``; ``held``: those some item
+        holds) mentions, scored with ``idf``."""
         scored = _Sentence(parsed, idf)
         if not (scored.concepts and not strict) and not scored.can_reach(held, strict, self.threshold):
             return {}  # no item can share enough of it (concept matches are not bounded there)

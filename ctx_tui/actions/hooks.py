@@ -151,7 +151,7 @@ def auto_refresh(
     from ctx_tui.memory.view import build_memory_view
 
     with _session_at(transcript, config, limit_bytes) as session:
-        view = build_memory_view(project, session, config)
+        view = build_memory_view(project, session, config, latest_only=True)
     waiting = {q.id for q in pending_restatements(project, session_id)}
     queued = [s.id for s in view.flagged if s.importance is Importance.HIGH and s.id not in waiting]
     if queued:
@@ -274,7 +274,7 @@ def save_window_summary(
     from ctx_tui.memory.view import build_memory_view
 
     with _session_at(transcript, config, limit_bytes) as session:
-        build_memory_view(project, session, config)
+        build_memory_view(project, session, config, latest_only=True)
         result = compress_window(session, config, project=project)
     if not result.text.strip():
         return None

@@ -240,10 +240,21 @@ def analyze(
     live: Sequence[WindowEntry],
     current_round: int,
     config: Config,
+    latest_only: bool = False,
 ) -> list[ItemStatus]:
-    """Statuses of the active (not dismissed) items, highest attention risk first."""
+    """Statuses of the active (not dismissed) items, highest attention risk first.
+
+    ``latest_only`` (a one-off job, ``current_round`` the session's last): read only the references
+    the statuses need, from the end (:mod:`ctx_tui.memory.latest_references`; the same statuses,
+    ``referenced_rounds`` holding at least the latest ones the session memory keeps)."""
     active = [item for item in items if not item.dismissed]
-    found = occurrences(active, entries, config.decay.reference_threshold)
+    if latest_only:
+        from ctx_tui.memory.latest_references import latest_occurrences
+
+        live_from = live[0].entry.seq if live else 1 << 62
+        found = latest_occurrences(active, entries, live_from, current_round, config.decay.reference_threshold)
+    else:
+        found = occurrences(active, entries, config.decay.reference_threshold)
     statuses = [status_of(item, found[item.id], live, current_round, config) for item in active]
     statuses.sort(key=lambda s: (-s.risk, -s.item.importance.rank, -s.rounds_since_reference, s.item.id))
     return statuses

@@ -87,12 +87,15 @@ def refresh(
     config: Config,
     current_round: int | None = None,
     state: WindowState | None = None,
+    latest_only: bool = False,
 ) -> TrackerUpdate:
     """Update the session memory and the audit log with what the transcript now says.
 
     ``current_round`` judges decay as of that round (default: the session's
     last round; a what-if round logs no decay events); ``state`` saves a
-    second ``session.state()`` when the caller has one.
+    second ``session.state()`` when the caller has one. ``latest_only``: a
+    one-off job's refresh, which reads the references from the end, only those
+    the statuses need (see :func:`ctx_tui.memory.decay.analyze`; as of the last round only).
     """
     session_id = session_id_of(session)
     state = state if state is not None else session.state()
@@ -104,7 +107,7 @@ def refresh(
 
     def sync(memory: SessionMemory) -> None:
         found.added, found.duplicates = _store_extractions(memory, extractions)
-        found.statuses = analyze(memory.items, entries, state.live, current, config)
+        found.statuses = analyze(memory.items, entries, state.live, current, config, latest_only and log_decay)
         # only rounds after the last one stored are new (older ones may have been trimmed)
         latest = {i.id: max(i.referenced_rounds, default=0) for i in memory.items}
         found.new_references = memory.add_references(

@@ -89,10 +89,13 @@ def build_memory_view(
     config: Config,
     current_round: int | None = None,
     state: WindowState | None = None,
+    latest_only: bool = False,
 ) -> MemoryView:
     """Refresh the session memory and the audit log (:func:`~ctx_tui.memory.tracker.refresh`), then read the snapshot.
 
     ``current_round`` judges decay as of that round (default: the session's last
-    round); ``state`` saves a second ``session.state()`` when the caller has one.
+    round); ``state`` saves a second ``session.state()`` when the caller has one; ``latest_only``:
+    for a one-off job (see :func:`~ctx_tui.memory.tracker.refresh`).
     """
-    return memory_view(project, refresh(project, session, config, current_round, state), session.entries, config)
+    update = refresh(project, session, config, current_round, state, latest_only)
+    return memory_view(project, update, session.entries, config)

@@ -1,0 +1,285 @@
+"""The references a one-off job needs, found from the end of the transcript backwards.
+
+:func:`ctx_tui.memory.references.occurrences` reads a session forwards,
+counting each sentence into the vocabulary before matching it, and finds
+every reference of every item: what the dashboard keeps and continues as the
+transcript grows. A job that reads a session once (the pre-compact hook's)
+needs less: what an item's status as of the session's last round depends on —
+
+* its latest :data:`~ctx_tui.memory.items.MAX_REFERENCED_ROUNDS` referenced
+  rounds after the one it entered (the session memory keeps no more), with
+  the rounds its memory already holds counted in; or every one when fewer;
+* its latest reference (the evidence of its last round);
+* its latest reference inside the live window (its position), if any.
+
+:func:`latest_occurrences` finds those and stops reading an item once they
+are known, and the whole scan once every item is done. Each sentence is
+matched exactly as the forward scan matches it: with the vocabulary as it
+stood after that sentence was counted. Those frequencies come from the whole
+session at once: every sentence is split and each distinct sentence parsed
+once (a session repeats many); a term's frequency at a sentence is the
+number of sentences up to it that hold the term (a binary search in the
+term's positions, built when first asked). Follow-ups ("yes, keep it that
+way") take what the previous turn mentioned, so that turn is matched too,
+with every item, when a follow-up needs it.
+
+The result, per item, is the tail of what :func:`occurrences` gives (in
+transcript order) from where the item was settled: the statuses
+:func:`ctx_tui.memory.decay.status_of` derives from it, and what the tracker
+stores, are the same (``tests/test_latest_references.py`` compares them on
+real transcripts); only ``ItemStatus.referenced_rounds`` may hold fewer of
+the older rounds, which the session memory would not keep.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import chain, count
+
+from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
+from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
+from ctx_tui.mentions import THRESHOLD, Mention, MentionIndex, Vocabulary, _evidence, _Idf, _parse, is_followup, sentences
+from ctx_tui.transcripts.model import Entry, Kind
+
+
+class _Frequencies:
+    """Sentence frequencies of terms at any position of the session's sentences.
+
+    ``at(i)`` is what the forward scan's vocabulary held once sentence ``i`` was
+    counted: ``get(key)`` is the number of sentences ``0..i`` holding ``key``.
+    """
+
+    __slots__ = ("_holders", "_places", "_positions")
+
+    def __init__(self, holders: dict[str, list[int]], places: list[list[int]]) -> None:
+        self._holders = holders  # key -> the distinct sentences holding it
+        self._places = places  # distinct sentence -> its positions
+        self._positions: dict[str, list[int]] = {}
+
+    def positions(self, key: str) -> list[int]:
+        found = self._positions.get(key)
+        if found is None:
+            places = self._places
+            found = self._positions[key] = sorted(chain.from_iterable(places[d] for d in self._holders.get(key, ())))
+        return found
+
+    def at(self, position: int) -> _At:
+        return _At(self, position)
+
+
+class _At:
+    """The frequencies as they stood at one position (a ``Mapping``'s ``get``, all the matcher reads)."""
+
+    __slots__ = ("_frequencies", "_position")
+
+    def __init__(self, frequencies: _Frequencies, position: int) -> None:
+        self._frequencies = frequencies
+        self._position = position
+
+    def get(self, key: str, default: int = 0) -> int:
+        return bisect_right(self._frequencies.positions(key), self._position) or default
+
+
+class _Unit:
+    """One entry that can mention: its texts' sentence positions and the previous turn it may follow up."""
+
+    __slots__ = ("entry", "texts", "previous", "followup")
+
+    def __init__(self, entry: Entry, texts: list[tuple[int, int]]) -> None:
+        self.entry = entry
+        self.texts = texts  # (first position, number of sentences) per text
+        self.previous: _Unit | None = None  # the previous turn, when it is the other speaker's
+        self.followup = False  # a text opens with a follow-up of ``previous``
+
+
+class _Item:
+    """What the backward scan knows of one item so far."""
+
+    __slots__ = ("id", "entered", "floor", "memory", "keep", "rounds", "live", "found")
+
+    def __init__(self, item: TrackedItem, current_round: int, keep: int) -> None:
+        self.id = item.id
+        self.keep = keep
+        self.entered = item.entered_round
+        self.floor = max(1, item.entered_round)  # rounds before it entered are no reference
+        self.memory = sorted(r for r in item.referenced_rounds if item.entered_round < r <= current_round)
+        self.rounds: set[int] = set()  # rounds after it entered with a reference found
+        self.live = False  # a reference inside the live window found
+        self.found: list[Reference] = []  # latest first
+
+    def settled(self, round_: int, seq: int, live_from: int) -> bool:
+        """Whether nothing at or before ``round_``/``seq`` can change the item's status (every
+        entry after them read: the rounds found are ``round_`` or later)."""
+        if not self.live and seq >= live_from:
+            return False
+        if round_ < self.floor:
+            return True
+        later = self.rounds - {round_}
+        memory = self.memory
+        later.update(memory[bisect_right(memory, round_) :])
+        return len(later) >= self.keep
+
+
+class _Scan:
+    """The session's sentences, their distinct texts and the index of the items."""
+
+    def __init__(self, items: Sequence[TrackedItem], entries: Sequence[Entry], threshold: float) -> None:
+        self.index = MentionIndex(threshold=threshold)
+        for item in items:
+            self.index.add(item.id, item.content)
+        self.owner = Vocabulary()  # names the norms' cache state (see _Idf)
+        self.units: list[_Unit] = []
+        flat: list[str] = []
+        last_turn: _Unit | None = None
+        for entry in entries:
+            if not mentions(entry):
+                continue
+            texts = texts_of(entry)
+            if not texts:
+                continue
+            spans = []
+            for text in texts:
+                found = sentences(text)
+                spans.append((len(flat), len(found)))
+                flat.extend(found)
+            unit = _Unit(entry, spans)
+            if entry.kind in _TURNS:
+                if last_turn is not None and last_turn.entry.role != entry.role:
+                    unit.previous = last_turn
+                    unit.followup = any(size and is_followup(flat[start]) for start, size in spans)
+                last_turn = unit
+            self.units.append(unit)
+        distinct: dict[str, int] = dict(zip(dict.fromkeys(flat), count()))
+        self.ids = list(map(distinct.__getitem__, flat))
+        self.texts = list(distinct)
+        del flat, distinct
+        places: list[list[int]] = [[] for _ in self.texts]
+        for position, d in enumerate(self.ids):
+            places[d].append(position)
+        holders: dict[str, list[int]] = {}
+        postings = self.index._postings
+        # distinct sentence -> the items sharing one of its terms (whether common there or not)
+        self.shared: list[frozenset[str]] = []
+        empty: frozenset[str] = frozenset()
+        for d, text in enumerate(self.texts):
+            keys = _parse(text).keys
+            for key in keys:
+                holders.setdefault(key, []).append(d)
+            held = keys & postings.keys()
+            self.shared.append(frozenset().union(*(postings[k] for k in held)) if held else empty)
+        self.frequencies = _Frequencies(holders, places)
+        self.hits: dict[int, dict[str, Mention]] = {}  # id(unit) -> its hits with every item (follow-ups)
+
+    def match(self, position: int, strict: bool, only: frozenset[str] | None) -> dict[str, Mention]:
+        """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``."""
+        text = self.texts[self.ids[position]]
+        parsed = _parse(text)
+        index = self.index
+        held = parsed.keys & index._postings.keys()
+        if not held:
+            return {}
+        df = self.frequencies.at(position)
+        n = position + 1
+        candidates = index.candidates(held, df, n)
+        if only is not None:
+            candidates &= only
+        if not candidates:
+            return {}
+        return index.score_sentence(text, parsed, held, candidates, _Idf(self.owner, df, n), strict)
+
+    def unit_hits(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention]:
+        """What the forward scan finds in ``unit`` (``find`` per text, the best hit per item), for ``only``."""
+        previous = self.turn_hits(unit.previous) if unit.followup and unit.previous is not None else None
+        strict = unit.entry.kind is Kind.TOOL_CALL
+        threshold = self.index.threshold
+        hits: dict[str, Mention] = {}
+        for start, size in unit.texts:
+            found: dict[str, Mention] = {}
+            for position in range(start, start + size):
+                if position == start and previous and is_followup(self.texts[self.ids[position]]):
+                    evidence = _evidence(self.texts[self.ids[position]])
+                    for item in previous:
+                        if only is None or item in only:
+                            found[item] = Mention(threshold, evidence, (), followup=True)
+                for item, hit in self.match(position, strict, only).items():
+                    best = found.get(item)
+                    if best is None or hit.score > best.score:
+                        found[item] = hit
+            for item, hit in found.items():
+                if item not in hits or hit.score > hits[item].score:
+                    hits[item] = hit
+        return hits
+
+    def turn_hits(self, unit: _Unit) -> dict[str, Mention]:
+        """Every item's hits in a turn (what a follow-up of it takes), kept: a chain of follow-ups is walked once."""
+        key = id(unit)
+        if key not in self.hits:
+            chain_: list[_Unit] = [unit]  # resolve a chain of follow-ups from its oldest turn: no deep recursion
+            while chain_[-1].followup and chain_[-1].previous is not None and id(chain_[-1].previous) not in self.hits:
+                chain_.append(chain_[-1].previous)
+            for link in reversed(chain_):
+                self.hits[id(link)] = self.unit_hits(link, None)
+        return self.hits[key]
+
+    def candidates(self, unit: _Unit) -> frozenset[str]:
+        """The items some sentence of ``unit`` shares a term with (a superset of what it can mention)."""
+        shared, ids = self.shared, self.ids
+        out: frozenset[str] = frozenset()
+        for start, size in unit.texts:
+            for position in range(start, start + size):
+                items = shared[ids[position]]
+                if items:
+                    out = out | items
+        return out
+
+
+def latest_occurrences(
+    items: Sequence[TrackedItem],
+    entries: Sequence[Entry],
+    live_from: int,
+    current_round: int,
+    threshold: float = THRESHOLD,
+    keep: int = MAX_REFERENCED_ROUNDS,
+) -> dict[str, list[Reference]]:
+    """For each item id, its references (in transcript order) from the latest back to where its status is settled.
+
+    ``live_from``: the seq of the live window's first entry (its position needs the latest
+    reference at or after it); ``current_round``: the session's last round (rounds the item's
+    memory holds after it are not counted); ``keep``: how many of the latest referenced rounds
+    are needed. See the module's docstring.
+    """
+    states = {item.id: _Item(item, current_round, keep) for item in items}
+    if not states:
+        return {}
+    scan = _Scan(items, entries, threshold)
+    open_: dict[str, _Item] = dict(states)
+    checked: tuple[int, bool] | None = None  # the round and live side last checked, unless hits came since
+    for unit in reversed(scan.units):
+        entry = unit.entry
+        where = (entry.round, entry.seq >= live_from)
+        if where != checked:
+            for key in [k for k, state in open_.items() if state.settled(entry.round, entry.seq, live_from)]:
+                del open_[key]
+            if not open_:
+                break
+            checked = where
+        wanted = frozenset(open_)
+        if unit.followup and unit.previous is not None and any(k in wanted for k in scan.turn_hits(unit.previous)):
+            hits = scan.unit_hits(unit, wanted)
+        else:
+            shared = scan.candidates(unit)
+            if wanted.isdisjoint(shared):
+                continue
+            hits = scan.unit_hits(unit, wanted & shared)
+        if hits:
+            checked = None
+        for key, hit in hits.items():
+            state = open_[key]
+            state.found.append(_reference(entry, hit))
+            if entry.round >= state.floor and entry.round > state.entered:
+                state.rounds.add(entry.round)
+            if entry.seq >= live_from:
+                state.live = True
+    return {key: state.found[::-1] for key, state in states.items()}
+

@@ -1,0 +1,116 @@
+"""The backward scan of a one-off job gives the statuses the forward scan gives.
+
+:func:`~ctx_tui.memory.latest_references.latest_occurrences` reads a session
+from its end and stops once each item's status is settled; on real sessions,
+with the items extraction finds and with items cut from the session's own
+sentences (entered at various rounds, some with rounds already in memory), the
+statuses it yields must be those of :func:`~ctx_tui.memory.references.occurrences`
+(everything the tracker stores: the latest referenced rounds, the last
+reference, the position, decay), and its references the tail of the forward ones.
+A small ``keep`` makes the scan stop early, so the stopping rule is exercised
+on sessions of any size.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ctx_tui.config import Config
+from ctx_tui.memory.decay import ItemStatus, analyze, status_of
+from ctx_tui.memory.extract import extract_items
+from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, ItemType, TrackedItem
+from ctx_tui.memory.latest_references import latest_occurrences
+from ctx_tui.memory.references import mentions as can_mention
+from ctx_tui.memory.references import occurrences, texts_of
+from ctx_tui.mentions import sentences
+from ctx_tui.window import Session
+
+from conftest import ALL_FIXTURES, fixture
+
+
+def _session(name: str) -> Session:
+    session = Session(fixture(name), Config())
+    session.poll()
+    return session
+
+
+def _cut_items(session: Session, count: int) -> list[TrackedItem]:
+    """Items worded as the session words things (every n-th sentence of 4 to 25 words), entered in the
+    round they were said, every third with two later rounds already in memory."""
+    pool = [
+        (entry.round, s)
+        for entry in session.entries
+        if can_mention(entry)
+        for text in texts_of(entry)
+        for s in sentences(text)
+        if 4 <= len(s.split()) <= 25
+    ]
+    step = max(1, len(pool) // count)
+    items = []
+    for n in range(min(count, len(pool))):
+        round_, text = pool[n * step]
+        memory = [round_ + 1, round_ + 3] if n % 3 == 0 else []
+        items.append(
+            TrackedItem(
+                id=f"i{n}", type=ItemType.CONSTRAINT if n % 4 == 0 else ItemType.FINDING, content=text, importance="high" if n % 4 == 0 else "medium", entered_round=round_,
+                referenced_rounds=memory, source="extracted" if n % 2 else "registered",
+            )
+        )
+    return items
+
+
+def _stored(status: ItemStatus, keep: int) -> tuple[object, ...]:
+    """What the tracker keeps of a status: the latest ``keep`` referenced rounds and the rest of it."""
+    return (
+        status.referenced_rounds[-keep:], status.last_seen_round, status.rounds_since_reference, status.position,
+        status.seq, status.out_of_context, status.decayed, status.in_danger_zone, status.risk,
+        status.recommendation, status.last_reference,
+    )
+
+
+def _compare(session: Session, items: list[TrackedItem], keep: int) -> int:
+    config = Config()
+    state = session.state()
+    threshold = config.decay.reference_threshold
+    forward = occurrences(items, session.entries, threshold)
+    live_from = state.live[0].entry.seq if state.live else 1 << 62
+    backward = latest_occurrences(items, session.entries, live_from, state.rounds, threshold, keep)
+    for item in items:
+        full, tail = forward[item.id], backward[item.id]
+        assert tail == full[len(full) - len(tail) :], item.id
+        expected = status_of(item, full, state.live, state.rounds, config)
+        assert _stored(status_of(item, tail, state.live, state.rounds, config), keep) == _stored(expected, keep), item.id
+    return sum(map(len, forward.values()))
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+@pytest.mark.parametrize("keep", [MAX_REFERENCED_ROUNDS, 2])
+def test_the_same_statuses_with_cut_items(name: str, keep: int) -> None:
+    session = _session(name)
+    items = _cut_items(session, 60)
+    found = _compare(session, items, keep)
+    assert found or not items
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_the_same_statuses_with_extracted_items(name: str) -> None:
+    session = _session(name)
+    items = [x.item for x in extract_items(session.entries)]
+    _compare(session, items, MAX_REFERENCED_ROUNDS)
+    _compare(session, items, 1)
+
+
+def test_analyze_latest_only_gives_the_same_statuses(tmp_path: object) -> None:
+    session = _session(ALL_FIXTURES[0])
+    config = Config()
+    state = session.state()
+    items = _cut_items(session, 40)
+    full = analyze(items, session.entries, state.live, state.rounds, config)
+    latest = analyze(items, session.entries, state.live, state.rounds, config, latest_only=True)
+    assert [_stored(s, MAX_REFERENCED_ROUNDS) for s in latest] == [_stored(s, MAX_REFERENCED_ROUNDS) for s in full]
+    assert [s.item.id for s in latest] == [s.item.id for s in full]
+
+
+def test_no_items_reads_nothing() -> None:
+    session = _session(ALL_FIXTURES[0])
+    assert latest_occurrences([], session.entries, 0, 1) == {}
