@@ -758,14 +758,18 @@ class _Idf:
         Since then ``d`` sentences were counted: the sentence count only grew, and no key's
         frequency grew by more than ``d``, so no key's IDF fell by more than
         ``log1p(d / (least frequency then + 1))``; the norm fell by at most that times the
-        norm of the item's weights.
+        norm of the item's weights. A norm computed at a later state (a scan that reads the session
+        backwards): ``d`` sentences fewer now, frequencies no higher, so no key's IDF is lower by
+        more than the sentence count's part, ``log1p(d / (sentences now + PRIOR_SENTENCES + 1))``.
         """
         vocab, n, cached, least = profile.norm_at
-        if vocab is not self.vocab or n > self.n:
-            return 0.0  # another vocabulary, or a later state of it (a backward scan): no bound
+        if vocab is not self.vocab:
+            return 0.0
         root = math.sqrt(cached)
         if n == self.n:
             return root
+        if n > self.n:
+            return max(0.0, root - math.log1p((n - self.n) / (self.n + PRIOR_SENTENCES + 1)) * profile.length)
         return max(0.0, root - math.log1p((self.n - n) / (least + 1)) * profile.length)
 
 

@@ -78,7 +78,11 @@ class _At:
         self._position = position
 
     def get(self, key: str, default: int = 0) -> int:
-        return bisect_right(self._frequencies.positions(key), self._position) or default
+        frequencies = self._frequencies
+        positions = frequencies._positions.get(key)
+        if positions is None:
+            positions = frequencies.positions(key)
+        return bisect_right(positions, self._position) or default
 
 
 class _Unit:
@@ -169,7 +173,8 @@ class _Scan:
             held = keys & postings.keys()
             self.shared.append(frozenset().union(*(postings[k] for k in held)) if held else empty)
         self.frequencies = _Frequencies(holders, places)
-        self.hits: dict[int, dict[str, Mention]] = {}  # id(unit) -> its hits with every item (follow-ups)
+        # id(unit) -> the items asked for (None: all) and its hits with them: turns a follow-up takes from
+        self.hits: dict[int, tuple[frozenset[str] | None, dict[str, Mention]]] = {}
 
     def match(self, position: int, strict: bool, only: frozenset[str] | None) -> dict[str, Mention]:
         """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``."""
@@ -189,19 +194,22 @@ class _Scan:
         return index.score_sentence(text, parsed, held, candidates, _Idf(self.owner, df, n), strict)
 
     def unit_hits(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention]:
-        """What the forward scan finds in ``unit`` (``find`` per text, the best hit per item), for ``only``."""
-        previous = self.turn_hits(unit.previous) if unit.followup and unit.previous is not None else None
+        """What the forward scan finds in ``unit`` (``find`` per text, the best hit per item), for ``only``
+        (None: every item)."""
+        previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
         strict = unit.entry.kind is Kind.TOOL_CALL
         threshold = self.index.threshold
+        shared, ids = self.shared, self.ids
         hits: dict[str, Mention] = {}
         for start, size in unit.texts:
             found: dict[str, Mention] = {}
             for position in range(start, start + size):
-                if position == start and previous and is_followup(self.texts[self.ids[position]]):
-                    evidence = _evidence(self.texts[self.ids[position]])
+                if position == start and previous and is_followup(self.texts[ids[position]]):
+                    evidence = _evidence(self.texts[ids[position]])
                     for item in previous:
-                        if only is None or item in only:
-                            found[item] = Mention(threshold, evidence, (), followup=True)
+                        found[item] = Mention(threshold, evidence, (), followup=True)
+                if only is not None and only.isdisjoint(shared[ids[position]]):
+                    continue  # no item asked for shares a term with it
                 for item, hit in self.match(position, strict, only).items():
                     best = found.get(item)
                     if best is None or hit.score > best.score:
@@ -211,16 +219,33 @@ class _Scan:
                     hits[item] = hit
         return hits
 
-    def turn_hits(self, unit: _Unit) -> dict[str, Mention]:
-        """Every item's hits in a turn (what a follow-up of it takes), kept: a chain of follow-ups is walked once."""
-        key = id(unit)
-        if key not in self.hits:
-            chain_: list[_Unit] = [unit]  # resolve a chain of follow-ups from its oldest turn: no deep recursion
-            while chain_[-1].followup and chain_[-1].previous is not None and id(chain_[-1].previous) not in self.hits:
-                chain_.append(chain_[-1].previous)
-            for link in reversed(chain_):
-                self.hits[id(link)] = self.unit_hits(link, None)
-        return self.hits[key]
+    def known(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention] | None:
+        """The hits of ``unit`` for ``only`` if already found (for those items or more), else None."""
+        kept = self.hits.get(id(unit))
+        if kept is None:
+            return None
+        items, hits = kept
+        if items is None:
+            return hits if only is None else {k: v for k, v in hits.items() if k in only}
+        if only is None or not only <= items:
+            return None
+        return {k: v for k, v in hits.items() if k in only}
+
+    def turn_hits(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention]:
+        """A turn's hits for ``only`` (what a follow-up of it takes), kept: the main scan reaches
+        that turn next, and a chain of follow-ups is walked once, from its oldest turn (no deep recursion)."""
+        hits = self.known(unit, only)
+        if hits is not None:
+            return hits
+        chain_: list[_Unit] = [unit]
+        while True:
+            last = chain_[-1]
+            if not last.followup or last.previous is None or self.known(last.previous, only) is not None:
+                break
+            chain_.append(last.previous)
+        for link in reversed(chain_):
+            self.hits[id(link)] = (only, self.unit_hits(link, only))
+        return self.hits[id(unit)][1]
 
     def candidates(self, unit: _Unit) -> frozenset[str]:
         """The items some sentence of ``unit`` shares a term with (a superset of what it can mention)."""
@@ -265,7 +290,10 @@ def latest_occurrences(
                 break
             checked = where
         wanted = frozenset(open_)
-        if unit.followup and unit.previous is not None and any(k in wanted for k in scan.turn_hits(unit.previous)):
+        known = scan.known(unit, wanted)
+        if known is not None:
+            hits = known
+        elif unit.followup and unit.previous is not None and scan.turn_hits(unit.previous, wanted):
             hits = scan.unit_hits(unit, wanted)
         else:
             shared = scan.candidates(unit)
