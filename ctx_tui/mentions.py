@@ -153,7 +153,7 @@ STOP_WORDS = frozenset(
     wouldn't you your yours yourself yourselves i'm i've i'd i'll we're we've we'll you're you've you'll
     please thanks thank thx ok okay yes yeah sure really actually maybe might may must shall via per us
     use used using uses make makes made get gets got need needs want wants like way thing things
-    one still even well every everything something anything nothing right new old good great nice
+    one still even well every everything something anything nothing right new old good great nice instead
     """.split()
 )
 
@@ -474,12 +474,18 @@ class Profile:
     lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.factors: dict[str, float] = {}
         self.concepts: dict[str, list[str]] = {}
+        # where each key is written: the index of its run of text (function words count), so
+        # that two keys written side by side make a phrase of the item (:func:`_one_phrase`)
+        self.places: dict[str, list[int]] = {}
+        for place, chunk in enumerate(_CHUNK.findall(text[:MAX_CHARS])):
+            for term in _chunk_terms(chunk):
+                self.places.setdefault(term.key, []).append(place)
         for term in terms(text):
             if term.kind == "concept":
                 sources = self.concepts.setdefault(term.key, [])
@@ -823,9 +829,22 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     ("mkdocs.yml has the nav for all 40 pages" is about the MkDocs move).
     """
     owners = sentence.owners
-    if len({owners.get(k, k) for k in evidence}) > 1:
+    if len({owners.get(k, k) for k in evidence}) > 1 and not _one_phrase(profile, evidence):
         return False
     return _own_words(profile, sentence) >= OWN_WORDS
+
+
+def _one_phrase(profile: Profile, keys: list[str]) -> bool:
+    """Whether ``keys`` are two plain words the item writes side by side ("business hours", "CI
+    fails", "learning rate") and at most a third of its words: such a phrase names one thing of the
+    item, as an identifier does. (Longer runs, or a phrase of a short item, share most of what it
+    says: "small commits" of "I prefer small commits, each with its tests"; identifiers and numbers
+    are things of their own.)"""
+    factors = profile.factors
+    if any(factors.get(k, 0.0) > 1.0 for k in keys) or sum(1 for f in factors.values() if f == 1.0) < 6:
+        return False
+    places = sorted({p for k in keys for p in profile.places.get(k, ())})
+    return len(places) == 2 and places[1] - places[0] == 1
 
 
 def _own_words(profile: Profile, sentence: _Sentence) -> int:

@@ -229,3 +229,12 @@ def test_a_follow_up_points_back_near_its_start() -> None:
     assert is_followup("nice, do the rest the same way")
     assert not is_followup("the nightly build took an hour this morning")  # a time of its own
     assert not is_followup("I renamed the module since the linter kept flagging it")  # points inside the sentence
+
+
+def test_a_two_word_phrase_of_the_item_counts_once() -> None:
+    item = "Never restart the primary database during business hours; schedule it for the night window."
+    # "business hours" names one thing, said of another subject
+    assert mention(item, "business hours on the contact page show the wrong timezone", SESSION) is None
+    assert mention(item, "I moved the database restart out of business hours", SESSION) is not None
+    # two names side by side are two things
+    assert mention("We're moving the scheduler from Celery to Dramatiq.", "Ported the mail queue to Dramatiq, Celery is out.", SESSION)
