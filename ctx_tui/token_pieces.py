@@ -33,11 +33,14 @@ The table is a cache: bounded (:data:`MAX_PIECES`, the least recently used
 pieces dropped first), written atomically (temp file + rename) only when it
 learnt something, tagged with a format and the pattern; a missing,
 damaged or foreign file is ignored and replaced. It holds only counts of
-cl100k pieces, so a changed text can never get a stale count.
+cl100k pieces, so a changed text can never get a stale count. A counter that
+lives for hours (the dashboard) keeps it bounded in memory too
+(:data:`MAX_HELD`), and may be called from several threads.
 """
 
 from __future__ import annotations
 
+import _thread  # the low-level lock: `threading` would cost a one-shot `ctx-tui api` process ~0.6 ms
 import marshal
 import os
 import re
@@ -67,6 +70,10 @@ UNICODE_PATTERN = (
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: Pieces kept in the table; ~50 bytes each on disk, ~0.3 ms to load per thousand.
 MAX_PIECES = 40_000
+#: Pieces a counter holds in memory (in its table, and as recently used) before it drops the
+#: least recently used down to :data:`MAX_PIECES`: a dashboard following a session for hours
+#: meets new pieces all the time (~100 bytes each held).
+MAX_HELD = MAX_PIECES + MAX_PIECES // 4
 #: Pieces longer than this are counted each time, never kept (a run of 500 '=' is not worth a slot);
 #: a kept piece has at most 4 x 48 tokens, so its count fits the table's one byte.
 MAX_PIECE_CHARS = 48
@@ -229,11 +236,13 @@ class PieceCounter:
         self._counts: dict[str, int] | None = None
         self._used: set[str] = set()
         self._learnt = 0
+        self._lock = _thread.allocate_lock()  # the dashboard counts from its workers and its UI thread
 
     def load(self) -> None:
         """Read the table now (it is read on the first count otherwise), and the ranks too when it is empty."""
-        if not self._table():
-            self._ranks_or_none()
+        with self._lock:
+            if not self._table():
+                self._ranks_or_none()
 
     def _table(self) -> dict[str, int]:
         if self._counts is None:
@@ -259,20 +268,25 @@ class PieceCounter:
         pieces = cut(text)
         if pieces is None:
             return None
-        get = self._table().get
-        counts = [get(piece, 0) for piece in pieces]
-        self._used.update(pieces)
-        total = sum(counts)
-        if 0 in counts:
-            counted = self._count_new([piece for piece, n in zip(pieces, counts) if not n])
-            if counted is None:
-                return None
-            total += counted
+        with self._lock:
+            table = self._table()
+            get = table.get
+            counts = [get(piece, 0) for piece in pieces]
+            self._used.update(pieces)
+            total = sum(counts)
+            if 0 in counts:
+                counted = self._count_new([piece for piece, n in zip(pieces, counts) if not n])
+                if counted is None:
+                    return None
+                total += counted
+            if len(self._used) > MAX_HELD or len(table) > MAX_HELD:
+                self._trim()
         return total
 
     def can_count(self) -> bool:
         """True when pieces it has not seen can be counted (the ranks are read, once)."""
-        return self._ranks_or_none() is not None
+        with self._lock:
+            return self._ranks_or_none() is not None
 
     def _ranks_or_none(self) -> Ranks | None:
         if self._ranks is None and not self._no_ranks:
@@ -300,27 +314,33 @@ class PieceCounter:
             total += n
         return total
 
-    def save(self) -> None:
-        """Write the table back when it learnt pieces: the ones used now last, the oldest dropped over the bound."""
-        if not self._learnt or self._counts is None:
-            return
-        table = self._counts
-        for piece in self._used:  # most recently used at the end
+    def _trim(self) -> None:
+        """The pieces used since the last trim moved last (most recent), then the oldest dropped down to :data:`MAX_PIECES`."""
+        table = self._table()
+        for piece in self._used:
             n = table.pop(piece, None)
             if n is not None:
                 table[piece] = n
+        self._used.clear()
         if len(table) > MAX_PIECES:
-            drop = len(table) - MAX_PIECES
-            for piece in list(table)[:drop]:
+            for piece in list(table)[: len(table) - MAX_PIECES]:
                 del table[piece]
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(marshal.dumps((_FORMAT, PATTERN, tuple(table), bytes(table.values()))))
-            os.replace(tmp, self.path)
-        except OSError:  # a read-only or full cache folder: counted again next time
+
+    def save(self) -> None:
+        """Write the table back when it learnt pieces: the ones used now last, the oldest dropped over the bound."""
+        with self._lock:
+            if not self._learnt or self._counts is None:
+                return
+            self._trim()
+            table = self._counts
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
             try:
-                tmp.unlink()
-            except OSError:
-                pass
-        self._learnt = 0
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(marshal.dumps((_FORMAT, PATTERN, tuple(table), bytes(table.values()))))
+                os.replace(tmp, self.path)
+            except OSError:  # a read-only or full cache folder: counted again next time
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+            self._learnt = 0

@@ -16,9 +16,10 @@ roughly 10 MB/s), so the engine counts lazily: :func:`estimate_tokens` at read
 time for every entry, exact counts only for the entries of the live window (see
 ``ctx_tui.window``), each entry counted at most once.
 
-A one-shot ``ctx-tui api`` process calls :func:`count_by_pieces`: the same
-cl100k counts from a table of piece counts on disk (``ctx_tui.token_pieces``),
-without building tiktoken's encoder (~70 ms) unless a text needs it.
+A one-shot ``ctx-tui api`` process and the dashboard call :func:`count_by_pieces`:
+the same cl100k counts from a table of piece counts on disk
+(``ctx_tui.token_pieces``), without building tiktoken's encoder (~70 ms, and
+~28 MiB held for the life of the process) unless a text needs it.
 """
 
 from __future__ import annotations
@@ -119,8 +120,9 @@ def _cl100k_ranks() -> Ranks | None:
     Read a group at a time (:class:`~ctx_tui.token_pieces.RankGroups`) from
     ``cl100k_base-groups-<size>.marshal`` in :func:`cache_dir` (~2 ms, then
     ~1 ms per 40 new pieces, against ~15 ms for all the ranks); without that
-    file (the first time, or a damaged one) all ranks are read and the file is
-    written for the next process.
+    file (the first time, or a damaged one) all ranks are read, grouped and
+    the file written for the next process. Either way the groups are kept,
+    not the dict of all ranks (~10 MiB a dashboard would hold for hours).
     """
     from ctx_tui.token_pieces import RankGroups, rank_groups
 
@@ -141,14 +143,16 @@ def _cl100k_ranks() -> Ranks | None:
         return None
     if not isinstance(ranks, dict):
         return None
+    pairs, blobs = rank_groups(ranks)
+    del ranks
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps((_GROUPS_FORMAT, *rank_groups(ranks))))
+        tmp.write_bytes(marshal.dumps((_GROUPS_FORMAT, pairs, blobs)))
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only or full cache dir: all ranks again next time
-    return ranks
+    return RankGroups(pairs, blobs, path)
 
 
 _GROUPS_FORMAT = "ctx-tui cl100k rank groups 1"
@@ -180,6 +184,11 @@ def _encoding_for(model: str | None) -> Any | None:
         if enc is not None:
             return enc
     return _encoding(CL100K)
+
+
+def _counts_with_o200k(model: str | None) -> bool:
+    """True when ``model``'s texts are counted with o200k (a GPT model, o200k in tiktoken's cache); else cl100k."""
+    return bool(model and model.lower().startswith(_GPT_PREFIXES)) and _encoding(O200K) is not None
 
 
 def _cl100k_installed() -> bool:
@@ -226,7 +235,7 @@ def count_tokens(text: str, model: str | None = None) -> int:
     """Tokens of ``text`` with the model's encoding, or :func:`estimate_tokens`."""
     if not text:
         return 0
-    if _pieces is not None and not (model and model.lower().startswith(_GPT_PREFIXES)):
+    if _pieces is not None and not _counts_with_o200k(model):
         n = _pieces.count(text)
         if n is not None:
             return n
@@ -240,11 +249,13 @@ _pieces: PieceCounter | None = None
 
 
 def count_by_pieces() -> None:
-    """From now on count cl100k through :mod:`ctx_tui.token_pieces` (for a one-shot process).
+    """From now on count cl100k through :mod:`ctx_tui.token_pieces` (``ctx-tui api``, the dashboard).
 
-    The exact count without tiktoken's encoder (~70 ms to build) for texts
-    made of pieces counted before; the encoder is still built for a text the
-    piece pattern does not cover. Call :func:`end_piece_counts` when done. Without the bundled cl100k file nothing changes (estimates).
+    The exact count without tiktoken's encoder (~70 ms to build, ~28 MiB
+    held) for texts made of pieces counted before, and a Python byte-pair
+    merge for new pieces; the encoder is still built for a text the piece
+    pattern does not cover. Call :func:`end_piece_counts` when done. Without
+    the bundled cl100k file nothing changes (estimates).
     """
     global _pieces
     if _pieces is None and _cl100k_installed():

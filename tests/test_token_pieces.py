@@ -139,8 +139,8 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
     from ctx_tui.token_pieces import RankGroups
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    first = tokens._cl100k_ranks()  # no groups file yet: all the ranks, and the file written
-    assert isinstance(first, dict)
+    first = tokens._cl100k_ranks()  # no groups file yet: all the ranks read, grouped, and the file written
+    assert isinstance(first, RankGroups)  # the groups are kept, not the dict of all ranks (a dashboard holds them for hours)
     (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
     groups = tokens._cl100k_ranks()
     assert isinstance(groups, RankGroups)
@@ -151,7 +151,7 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
     assert len(pieces) > 1000
     for piece in pieces:
         data = piece.encode("utf-8")
-        assert byte_pair_count(data, groups) == byte_pair_count(data, ranks), piece
+        assert byte_pair_count(data, groups) == byte_pair_count(data, first) == byte_pair_count(data, ranks), piece
     assert path.is_file()
 
 
@@ -222,6 +222,91 @@ def test_the_table_is_bounded_and_keeps_the_recent_pieces(ranks: dict[bytes, int
     assert counter.count(long) == byte_pair_count(long.encode(), ranks)
     counter.save()
     assert long not in marshal.loads(path.read_bytes())[2]
+
+
+def test_a_long_lived_counter_holds_a_bounded_table(ranks: dict[bytes, int], encoding: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The dashboard counts for hours: what it holds stays under MAX_HELD, the recent pieces kept, every count exact."""
+    from ctx_tui import token_pieces
+
+    monkeypatch.setattr(token_pieces, "MAX_PIECES", 50)
+    monkeypatch.setattr(token_pieces, "MAX_HELD", 60)
+    counter = PieceCounter(cache_path(tmp_path), lambda: ranks)
+    letters = "abcdefghij"
+    for batch in range(10):
+        text = "".join(f" q{letters[batch]}{letters[i // 10]}{letters[i % 10]}z" for i in range(30)) + " the cat"
+        assert counter.count(text) == len(encoding.encode_ordinary(text))
+        assert counter._counts is not None
+        assert len(counter._counts) <= 60 and len(counter._used) <= 60
+    assert " qjaaz" in counter._counts and " the" in counter._counts  # the last text's pieces survive
+    counter.save()
+    (_, _, pieces, _) = marshal.loads(cache_path(tmp_path).read_bytes())
+    assert len(pieces) <= 50 and " qaaaz" not in pieces and " qjcjz" in pieces
+
+
+def test_counting_from_several_threads_is_exact(ranks: dict[bytes, int], encoding: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import threading
+
+    from ctx_tui import token_pieces
+
+    monkeypatch.setattr(token_pieces, "MAX_PIECES", 40)
+    monkeypatch.setattr(token_pieces, "MAX_HELD", 50)  # trimmed all the time, while the other thread counts
+    counter = PieceCounter(cache_path(tmp_path), lambda: ranks)
+    texts = [f"item {n}: the loader retries {n * 7} times (src/x{n % 13}.py)\n" * 3 for n in range(300)]
+    expected = [len(encoding.encode_ordinary(text)) for text in texts]
+    got: dict[int, list[int | None]] = {}
+
+    def work(name: int) -> None:
+        got[name] = [counter.count(text) for text in texts]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert got == {n: expected for n in range(3)}
+    counter.save()
+    assert PieceCounter(cache_path(tmp_path), lambda: ranks).count(texts[-1]) == expected[-1]
+
+
+def test_gpt_models_count_by_pieces_when_they_count_cl100k(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
+    """A Codex session (gpt-*) without o200k in tiktoken's cache is counted in cl100k: by pieces, no encoder built."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tokens, "_o200k_cached", lambda: False)
+    monkeypatch.setattr(tokens, "_pieces", None)
+    built: list[str] = []
+    real = tokens._encoding
+
+    def recording(name: str) -> Any:
+        built.append(name)
+        return real(name)
+
+    monkeypatch.setattr(tokens, "_encoding", recording)
+    tokens.count_by_pieces()
+    text = "apply_patch: the reader keeps offsets — 42 rows\n"
+    assert tokens.count_tokens(text, "gpt-5.1-codex") == len(encoding.encode_ordinary(text))
+    assert tokens.token_source("gpt-5.1-codex") == "tiktoken:cl100k_base"
+    assert tokens.CL100K not in built
+    tokens.end_piece_counts()
+
+
+def test_the_dashboard_counts_by_pieces_while_it_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
+    """`ctx-tui FILE` counts without tiktoken's encoder (~28 MiB less) and keeps what it learnt for the next start."""
+    from ctx_tui.cli import dashboard_cmd
+    from ctx_tui.ui.app import DashboardApp
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(tokens, "_pieces", None)
+    seen: list[int] = []
+
+    def run(self: DashboardApp) -> None:
+        assert tokens._pieces is not None
+        seen.append(tokens.count_tokens("the dashboard counts — by pieces"))
+
+    monkeypatch.setattr(DashboardApp, "run", run)
+    path = fixture(ALL_FIXTURES[0])
+    assert dashboard_cmd._run(path, tmp_path) == 0
+    assert seen == [len(encoding.encode_ordinary("the dashboard counts — by pieces"))]
+    assert tokens._pieces is None and cache_path(tmp_path / "cache" / "ctx-tui").is_file()
 
 
 def test_an_unwritable_cache_folder_only_costs_time(ranks: dict[bytes, int], tmp_path: Path) -> None:
