@@ -43,6 +43,10 @@ from ctx_tui.mentions import THRESHOLD, Mention, MentionIndex, Vocabulary, _evid
 from ctx_tui.transcripts.model import Entry, Kind
 
 
+#: Texts up to this long are split into sentences once however often they come (commands, paths, short turns).
+SPLIT_KEPT = 4096
+
+
 class _Frequencies:
     """Sentence frequencies of terms at any position of the session's sentences.
 
@@ -69,20 +73,25 @@ class _Frequencies:
 
 
 class _At:
-    """The frequencies as they stood at one position (a ``Mapping``'s ``get``, all the matcher reads)."""
+    """The frequencies as they stood at one position (a ``Mapping``'s ``get``, all the matcher reads;
+    each key looked up once: scoring asks again per candidate item)."""
 
-    __slots__ = ("_frequencies", "_position")
+    __slots__ = ("_frequencies", "_position", "_seen")
 
     def __init__(self, frequencies: _Frequencies, position: int) -> None:
         self._frequencies = frequencies
         self._position = position
+        self._seen: dict[str, int] = {}
 
     def get(self, key: str, default: int = 0) -> int:
-        frequencies = self._frequencies
-        positions = frequencies._positions.get(key)
-        if positions is None:
-            positions = frequencies.positions(key)
-        return bisect_right(positions, self._position) or default
+        seen = self._seen.get(key)
+        if seen is None:
+            frequencies = self._frequencies
+            positions = frequencies._positions.get(key)
+            if positions is None:
+                positions = frequencies.positions(key)
+            seen = self._seen[key] = bisect_right(positions, self._position)
+        return seen or default
 
 
 class _Unit:
@@ -134,7 +143,10 @@ class _Scan:
             self.index.add(item.id, item.content)
         self.owner = Vocabulary()  # names the norms' cache state (see _Idf)
         self.units: list[_Unit] = []
-        flat: list[str] = []
+        numbering: dict[str, int] = {}  # distinct sentence -> its number
+        split: dict[str, list[int]] = {}  # a text of at most SPLIT_KEPT characters -> its sentences' numbers
+        ids: list[int] = []  # every sentence read, by number
+        turns: list[_Unit] = []
         last_turn: _Unit | None = None
         for entry in entries:
             if not mentions(entry):
@@ -144,20 +156,26 @@ class _Scan:
                 continue
             spans = []
             for text in texts:
-                found = sentences(text)
-                spans.append((len(flat), len(found)))
-                flat.extend(found)
+                numbers = split.get(text)
+                if numbers is None:
+                    numbers = [numbering.setdefault(s, len(numbering)) for s in sentences(text)]
+                    if len(text) <= SPLIT_KEPT:
+                        split[text] = numbers
+                spans.append((len(ids), len(numbers)))
+                ids.extend(numbers)
             unit = _Unit(entry, spans)
             if entry.kind in _TURNS:
                 if last_turn is not None and last_turn.entry.role != entry.role:
                     unit.previous = last_turn
-                    unit.followup = any(size and is_followup(flat[start]) for start, size in spans)
+                    turns.append(unit)
                 last_turn = unit
             self.units.append(unit)
-        distinct: dict[str, int] = dict(zip(dict.fromkeys(flat), count()))
-        self.ids = list(map(distinct.__getitem__, flat))
-        self.texts = list(distinct)
-        del flat, distinct
+        del split
+        self.ids = ids
+        self.texts = list(numbering)
+        del numbering
+        for unit in turns:
+            unit.followup = any(size and is_followup(self.texts[ids[start]]) for start, size in unit.texts)
         places: list[list[int]] = [[] for _ in self.texts]
         for position, d in enumerate(self.ids):
             places[d].append(position)
