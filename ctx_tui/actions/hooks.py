@@ -311,15 +311,22 @@ def deferred_handler(job: str) -> Handler:
     """The handler of ``hook deferred JOB``: the slow half of a hook, run detached."""
 
     def run(hook: HookInput) -> None:
+        from ctx_tui import tokens
         from ctx_tui.config import Config  # see _heavy_imports_note
 
-        config = _config(hook, f"deferred {job}") or Config()
-        if job == "pre-compact":
-            save_window_summary(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook), hook.trigger)
-        elif job == "auto-refresh":
-            _auto_refresh_job(hook, config)
-        else:
+        if job not in DEFERRED_JOBS:
             raise HookInputError(f"unknown deferred job {job!r}; known: {', '.join(DEFERRED_JOBS)}")
+        config = _config(hook, f"deferred {job}") or Config()
+        # a one-shot process, as `ctx-tui api`: the same cl100k counts from the piece table on
+        # disk, without building tiktoken's encoder; what it learns is kept for the next process
+        tokens.count_by_pieces()
+        try:
+            if job == "pre-compact":
+                save_window_summary(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook), hook.trigger)
+            else:
+                _auto_refresh_job(hook, config)
+        finally:
+            tokens.end_piece_counts()
         return None
 
     return run
