@@ -868,9 +868,11 @@ def _names_the_item(profile: Profile, sentence: _Sentence, shared: list[str], id
 def _kin(key: str, factors: Mapping[str, float], sentence: _Sentence) -> float:
     """1, or 0 for a part both sides hold only as a part of different identifiers: ``widget1`` is not
     ``widget3``, ``UserDefaultsStore`` not ``UserDefaults`` (a part counts where the item writes the
-    word, or names the very identifier the sentence does)."""
+    word, or names the very identifier the sentence does). A name written as one word in CamelCase
+    is that word wherever it is a part: *WebAuthn* of the item in ``REQUIRE_WEBAUTHN_FOR_ADMINS``."""
     if factors[key] == PART and sentence.weights[key] == PART and sentence.owners.get(key) not in factors:
-        return 0.0
+        whole = "=" + key
+        return 1.0 if whole in factors or whole in sentence.weights else 0.0
     return 1.0
 
 

@@ -238,3 +238,10 @@ def test_a_two_word_phrase_of_the_item_counts_once() -> None:
     assert mention(item, "I moved the database restart out of business hours", SESSION) is not None
     # two names side by side are two things
     assert mention("We're moving the scheduler from Celery to Dramatiq.", "Ported the mail queue to Dramatiq, Celery is out.", SESSION)
+
+
+def test_a_camel_case_name_is_its_word_inside_another_identifier() -> None:
+    item = "Staff accounts must use hardware keys with WebAuthn for every sign-in; no SMS codes."
+    assert mention(item, "ENFORCE_WEBAUTHN=1 on the staff portal", SESSION) is not None
+    # parts of two different identifiers are still no evidence
+    assert mention("Keep the token in UserDefaults only for the demo build.", "UserDefaultsStore.swift holds the theme flag", SESSION) is None
