@@ -74,6 +74,10 @@ MAX_PIECES = 40_000
 #: least recently used down to :data:`MAX_PIECES`: a dashboard following a session for hours
 #: meets new pieces all the time (~100 bytes each held).
 MAX_HELD = MAX_PIECES + MAX_PIECES // 4
+#: Rank groups :class:`RankGroups` keeps decoded (then it forgets them all and decodes again, a few µs
+#: each): new pieces ask for their substrings' groups, and a dashboard meeting new pieces for hours
+#: would otherwise end up holding every group decoded (~8 MiB) beside their blobs.
+MAX_DECODED_GROUPS = 2048
 #: Pieces longer than this are counted each time, never kept (a run of 500 '=' is not worth a slot);
 #: a kept piece has at most 4 x 48 tokens, so its count fits the table's one byte.
 MAX_PIECE_CHARS = 48
@@ -195,6 +199,8 @@ class RankGroups:
                 if self._path is not None:
                     self._path.unlink(missing_ok=True)
                 raise
+            if len(self._groups) >= MAX_DECODED_GROUPS:
+                self._groups.clear()
             self._groups[prefix] = group
         return group.get(key)
 

@@ -133,6 +133,36 @@ def test_short_term_totals_follow_a_growing_real_session(tmp_path: Path, name: s
         assert (tiers["short-term"].count, tiers["short-term"].tokens) == (len(main), sum(e.tokens for e in main))
 
 
+def test_short_term_totals_equal_a_fresh_sum_under_random_counting() -> None:
+    """The running totals (uncounted entries kept as arrays) against a fresh sum: entries counted as
+    they join the live window, others only after a compaction, sidechains, a replaced list."""
+    import random
+    from types import SimpleNamespace
+
+    from ctx_tui.memory.tiers import _Totals
+
+    rng = random.Random(16)
+    totals = _Totals()
+    for _ in range(3):  # each round a new list: the totals start again
+        entries: list[SimpleNamespace] = []
+        compactions = 0
+        for _ in range(120):
+            for _ in range(rng.randrange(0, 30)):
+                entries.append(SimpleNamespace(tokens=rng.randrange(0, 500), tokens_counted=rng.random() < 0.2,
+                                               is_sidechain=rng.random() < 0.1))
+            live_start = rng.randrange(0, len(entries) + 1)
+            for entry in entries[live_start:]:  # the live window is counted
+                if not entry.tokens_counted and rng.random() < 0.5:
+                    entry.tokens, entry.tokens_counted = rng.randrange(0, 500), True
+            if entries and rng.random() < 0.1:  # a compaction: entries anywhere may have been counted
+                compactions += 1
+                for entry in rng.sample(entries, k=min(5, len(entries))):
+                    if not entry.tokens_counted:
+                        entry.tokens, entry.tokens_counted = rng.randrange(0, 500), True
+            main = [e for e in entries if not e.is_sidechain]
+            assert totals.of(entries, live_start, compactions) == (len(main), sum(e.tokens for e in main))  # type: ignore[arg-type]
+
+
 def test_memory_file_from_config(tmp_path: Path, session: Session) -> None:
     notes = tmp_path / "notes" / "MEM.md"
     notes.parent.mkdir()

@@ -155,6 +155,27 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
     assert path.is_file()
 
 
+def test_rank_groups_keep_a_bounded_number_decoded(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    from ctx_tui import token_pieces
+    from ctx_tui.token_pieces import RankGroups, rank_groups
+
+    monkeypatch.setattr(token_pieces, "MAX_DECODED_GROUPS", 8)
+    groups = RankGroups(*rank_groups(ranks))
+    text = render_entries(_live(ALL_FIXTURES[0]))[:50_000]
+    pieces = set(cut(text) or [])
+    assert len(pieces) > 500
+    for piece in pieces:
+        data = piece.encode("utf-8")
+        assert byte_pair_count(data, groups) == byte_pair_count(data, ranks), piece
+        assert len(groups._groups) <= 8
+
+
+def _live(name: str) -> list[Any]:
+    session = Session(fixture(name))
+    session.poll()
+    return [w.entry for w in session.state().live]
+
+
 def test_a_damaged_rank_group_leaves_the_count_to_tiktoken_and_the_file_is_made_again(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
     from ctx_tui.token_pieces import RankGroups, rank_groups
 
