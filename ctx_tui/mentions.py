@@ -792,12 +792,14 @@ def _has(source: str, keys: Mapping[str, float]) -> bool:
     return all(k in keys for k in source.split(" "))
 
 
-def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[float, list[str]]:
+def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[float, list[str], list[str]]:
     """What the lexicon adds: for each concept both name only through words the other does not
     have (*Keychain* / *secure storage*), :data:`CONCEPT` x the item's and the sentence's weights
-    of those words; each of the item's words counts once. Returns the sum and the sentence's words."""
+    of those words; each of the item's words counts once. Returns the sum, the sentence's words as
+    written, and for each match the item's words that give it (keys; a phrase's joined by a space)."""
     total = 0.0
     surfaces: list[str] = []
+    keys: list[str] = []
     used: set[str] = set()
     for concept, sources in profile.concepts.items():
         theirs = sentence.concepts.get(concept)
@@ -812,7 +814,8 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
         used.update(mine)
         total += CONCEPT * max(_source_weight(src, idf) for src in mine) * weight
         surfaces.append(surface)
-    return total, surfaces
+        keys.append(" ".join(mine))
+    return total, surfaces, keys
 
 
 def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
@@ -891,7 +894,7 @@ def _score(
     vector = sentence.vector
     factors = profile.factors
     shared = [k for k in profile.keys if k in vector]
-    soft, soft_surfaces = (0.0, []) if strict or not sentence.concepts else _concept_matches(profile, sentence, idf)
+    soft, soft_surfaces, soft_keys = (0.0, [], []) if strict or not sentence.concepts else _concept_matches(profile, sentence, idf)
     if not shared:
         if len(soft_surfaces) < CONCEPT_EVIDENCE:
             return 0.0, ()
@@ -936,6 +939,12 @@ def _score(
         ):
             return 0.0, ()
         if _another_subject(profile, sentence, evidence):
+            return 0.0, ()
+    elif not strict:
+        # a concept the item gives through a word the sentence shares ("pull request" / "merge
+        # request" beside *request*) adds no evidence of its own
+        evidence = [k for k in shared if not idf.common(k)]
+        if all(set(source.split(" ")) & set(evidence) for source in soft_keys) and _another_subject(profile, sentence, evidence):
             return 0.0, ()
     dot += soft
     if soft_surfaces:

@@ -245,3 +245,11 @@ def test_a_camel_case_name_is_its_word_inside_another_identifier() -> None:
     assert mention(item, "ENFORCE_WEBAUTHN=1 on the staff portal", SESSION) is not None
     # parts of two different identifiers are still no evidence
     assert mention("Keep the token in UserDefaults only for the demo build.", "UserDefaultsStore.swift holds the theme flag", SESSION) is None
+
+
+def test_a_concept_read_from_the_shared_word_adds_no_evidence() -> None:
+    item = "We'll keep the auth token in the Keychain, not in UserDefaults."
+    # *auth* is shared, and the login concept the item gives through that very word adds nothing:
+    # one term, and a sentence with its own subject
+    assert mention(item, "The auth screen needs a forgot-password link.", SESSION) is None
+    assert mention(item, "the auth token sits in the keychain now", SESSION) is not None
