@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 import sys
 import tracemalloc
@@ -95,3 +96,16 @@ def test_a_cut_tool_input_is_stored_compactly() -> None:
         tracemalloc.stop()
     assert used < 5000, used  # as dicts: > 8,000 bytes each
     assert _call(tool_input).tool_input == tool_input
+
+
+def test_entry_init_matches_the_dataclass() -> None:
+    """Entry's hand-written ``__init__`` takes the fields in order, with their defaults, and sets every one."""
+    params = list(inspect.signature(Entry.__init__).parameters.values())[1:]
+    empty = inspect.Parameter.empty
+    expected = [(f.name, empty if f.default is dataclasses.MISSING else f.default) for f in dataclasses.fields(Entry)]
+    assert [(p.name, p.default) for p in params] == expected
+    assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params)
+    values = [7, Kind.TOOL_CALL, "assistant", "Bash — {}", 3, 2, "ts", "u", "m", "Bash", {"a": 1}, "t", True, True, True, None, False, 9, True]
+    entry = Entry(*values)
+    assert [getattr(entry, f.name) for f in dataclasses.fields(Entry)] == values
+    assert dataclasses.astuple(Entry(0, Kind.USER, "user", "x", 1, 1)) == (0, Kind.USER, "user", "x", 1, 1, *[p.default for p in params[6:]])

@@ -153,23 +153,111 @@ def test_spaced_json_reads_as_the_compact_file(tmp_path: Path, name: str) -> Non
     assert read_digest(path) == EXPECTED[name]
 
 
-def test_row_skips_work_on_spaced_json() -> None:
-    """Progress events, repeated token counts and known turn contexts are dropped before parsing, spaced or not."""
+def _whole_parses(monkeypatch: pytest.MonkeyPatch, lines: list[bytes]) -> tuple[CodexReader, int]:
+    """Feed ``lines`` through ``feed_lines``; also count the lines it parsed whole."""
+    parsed = set(lines)
+    calls = []
+    loads = orjson.loads
+
+    def counting(data: bytes | str) -> object:
+        calls.append(data in parsed)
+        return loads(data)
+
+    monkeypatch.setattr(orjson, "loads", counting)
+    reader = CodexReader(Transcript(Format.CODEX))
+    reader.feed_lines(lines)
+    monkeypatch.setattr(orjson, "loads", loads)
+    return reader, sum(calls)
+
+
+def test_token_counts_and_turn_contexts_are_read_from_their_bytes_compact_or_spaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Token counts and repeated turn contexts are not parsed whole, compact or spaced; what they set is the same."""
     usage = {"total_tokens": 10, "input_tokens": 9, "cached_input_tokens": 0, "output_tokens": 1}
     info = {"last_token_usage": usage, "model_context_window": 1000}
+    item = orjson.dumps({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": "x"}})
     for spell in (lambda line: line, _spaced):
-        reader = CodexReader(Transcript(Format.CODEX))
-        agent = orjson.dumps({"timestamp": "t", "type": "event_msg", "payload": {"type": "agent_message", "message": "x"}})
-        assert reader.prepare(spell(agent)) is None
-        assert reader.prepare(spell(_token_count_line(info))) is None  # read from its info bytes
+        lines = [spell(line) for line in (
+            item,
+            _token_count_line(info),
+            _token_count_line(info),  # a repeat
+            _token_count_line(None),
+            _turn_context("t1", "gpt-5", "/a"),  # the first is parsed whole
+            _turn_context("t2", "gpt-5", "/a"),
+            _turn_context("t3", "gpt-5", "/a"),
+        )]
+        reader, whole = _whole_parses(monkeypatch, lines)
+        assert whole == 2  # the item and the first turn_context
         assert reader.t.last_usage is not None and reader.t.last_usage.context_tokens == 10
-        assert reader.prepare(spell(_token_count_line(None))) is None
-        assert reader.prepare(spell(_turn_context("t1", "gpt-5", "/a"))) is None
+        assert reader.t.entries[-1].usage == reader.t.last_usage and len(reader.t.history) == 1
         assert (reader.t.meta.model, reader.t.meta.cwd) == ("gpt-5", "/a")
-        item = spell(orjson.dumps({"timestamp": "t", "type": "response_item", "payload": {"type": "message"}}))
-        assert reader.prepare(item) is item
-        user = spell(orjson.dumps({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message"}}))
-        assert reader.prepare(user) is user
+
+
+def _escape_first(line: bytes, key: bytes) -> bytes:
+    """``line`` with the first ``"key"`` spelled with a JSON escape (``"\\u0069nfo"``): the same JSON."""
+    return line.replace(b'"%s"' % key, b'"\\u%04x%s"' % (key[0], key[1:]), 1)
+
+
+def _after_turn_id(line: bytes, insert: bytes) -> bytes:
+    """``insert`` right after a turn_context row's turn id (``line`` as it is when it has none)."""
+    at = line.find(b'"turn_id":"')
+    end = line.find(b'"', at + 11) + 1 if at >= 0 else 0
+    return line[:end] + insert + line[end:] if end else line
+
+
+#: Spellings of a token_count or turn_context row: the same JSON written otherwise, or other JSON that
+#: looks alike in its first bytes. Each must read as its parse does (or be skipped as its parse is).
+_ODD_SPELLINGS = [
+    lambda line: _spaced(line),
+    lambda line: orjson.dumps(dict(reversed(list(orjson.loads(line).items())))),  # row keys reordered
+    lambda line: orjson.dumps({**(r := orjson.loads(line)), "payload": dict(reversed(list(r["payload"].items())))}),
+    lambda line: _escape_first(line, b"info"),
+    lambda line: _escape_first(line, b"type"),
+    lambda line: _escape_first(line, b"rate_limits"),
+    lambda line: _escape_first(line, b"turn_id"),
+    lambda line: line.replace(b'"timestamp":"2', b'"timestamp":"\\u0032', 1),  # an escape in a plain-looking string
+    lambda line: line.replace(b'"timestamp":"2', b'"timestamp":"\x012', 1),  # a raw control byte: not JSON
+    lambda line: line.replace(b'"timestamp":"2', b'"timestamp":"\xc3\xa92', 1),  # non-ASCII
+    lambda line: line.replace(b'"turn_id":"', b'"turn_id":"\xff', 1),  # not UTF-8: not JSON
+    lambda line: line.replace(b'"type":"', b'"type":\t"', 1),  # other white space
+    lambda line: line.rstrip(b"\n")[:-1] + b',"type":"response_item"}',  # a row type given twice
+    lambda line: line.rstrip(b"\n")[:-2] + b',"info":null}}',  # a payload key given twice
+    lambda line: line.rstrip(b"\n")[:-2] + b',"model":"other"}}',
+    lambda line: line.rstrip(b"\n")[:-2] + b',"extra":1}}',
+    lambda line: line.rstrip(b"\n")[:-2] + b'}}}',  # one brace too many: not JSON
+    lambda line: line.replace(b'"rate_limits":{', b'"rate_limits":{{', 1),  # not JSON
+    lambda line: line.replace(b'"rate_limits":', b'"rate_limits":[1],"more":', 1),
+    lambda line: line.replace(b',"rate_limits"', b',"info":null,"rate_limits"', 1),  # info given twice
+    lambda line: line.replace(b',"rate_limits"', b',"role":5,"rate_limits"', 1),  # a role of the wrong type
+    lambda line: line.replace(b'"info":{', b'"info":{"rate_limits":1,', 1),  # the key inside info
+    lambda line: line.replace(b'"info":null', b'"info":5', 1).replace(b'"info":{', b'"info":[{', 1).replace(b',"rate_limits"', b'],"rate_limits"', 1),
+    lambda line: line.replace(b'"cwd":"', b'"cwd":"\\"', 1),  # an escaped quote in the cwd
+    lambda line: _after_turn_id(line, b',"role":5'),  # a payload role of the wrong type: skipped
+    lambda line: line.replace(b'"model":"', b'"model":"x', 1),
+    lambda line: line.rstrip(b"\n") + b"  \r\n",  # trailing white space
+    lambda line: b" " + line,  # leading white space
+    lambda line: line[: len(line) * 2 // 3],  # cut short
+]
+
+
+def _odd_lines(lines: list[bytes], used: set[int] | None = None) -> list[bytes]:
+    """``lines`` with every other token_count and turn_context row spelled in one of the odd ways, in turn.
+
+    ``used`` collects the spellings that changed a line.
+    """
+    out, seen = [], [0, 0]  # token_count rows, turn_context rows
+    for line in lines:
+        kind = 1 if b'"turn_context"' in line[:80] else 0 if b'"token_count"' in line[:200] else -1
+        if kind >= 0:
+            seen[kind] += 1
+            n = seen[kind]
+            if n % 2 == 0:
+                which = (n // 2) % len(_ODD_SPELLINGS)
+                odd = _ODD_SPELLINGS[which](line)
+                if used is not None and odd != line:
+                    used.add(which)
+                line = odd
+        out.append(line)
+    return out
 
 
 def _transcript_digest(t: Transcript, read: int, skipped: int) -> str:
@@ -183,16 +271,13 @@ def _transcript_digest(t: Transcript, read: int, skipped: int) -> str:
     return hashlib.sha256(orjson.dumps(whole, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def _row_by_row(lines: list[bytes]) -> str:
-    """Each line through ``prepare``, ``orjson.loads``, ``row_shape_ok`` and ``feed``: the general path."""
+def _full_parse(lines: list[bytes]) -> str:
+    """Each line through ``orjson.loads``, ``row_shape_ok`` and ``feed``: every line parsed whole."""
     reader = CodexReader(Transcript(Format.CODEX))
     read = skipped = 0
     for line in lines:
-        data = reader.prepare(line)
-        if data is None:
-            continue
         try:
-            row = orjson.loads(data)
+            row = orjson.loads(line)
         except orjson.JSONDecodeError:
             skipped += bool(line.strip())
             continue
@@ -232,11 +317,21 @@ def _variants(line: bytes, i: int) -> bytes:
 
 
 @pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
-def test_line_loop_reads_as_the_row_by_row_path(name: str) -> None:
-    """``CodexReader.feed_lines`` (the whole-file loop) gives what the general per-row path gives, line for line."""
+def test_line_loop_reads_as_the_full_parse(name: str) -> None:
+    """``CodexReader.feed_lines`` (the whole-file loop, with its byte shortcuts) gives what parsing every line gives.
+
+    Everything the transcript holds and the lines read and skipped, on the
+    rollout as written, spaced, with rows of other shapes (keys reordered, a
+    type key twice, odd payloads, cut lines), and with token_count and
+    turn_context rows spelled in every odd way of ``_ODD_SPELLINGS``.
+    """
     lines = [line for line in fixture(name).read_bytes().split(b"\n") if line.strip()]
     varied = [_variants(line, i) if i % 3 == 0 else line for i, line in enumerate(lines)]
-    for sample in (lines, varied, [_spaced(line) for line in lines]):
+    spaced = [_spaced(line) for line in lines]
+    used: set[int] = set()
+    odd = _odd_lines(lines, used)
+    assert name == CODEX_FULL or used == set(range(len(_ODD_SPELLINGS)))  # the longer rollout: every spelling
+    for sample in (lines, varied, spaced, odd, _odd_lines(spaced)):
         reader = CodexReader(Transcript(Format.CODEX))
         read, skipped = reader.feed_lines(sample)
-        assert _transcript_digest(reader.t, read, skipped) == _row_by_row(sample)
+        assert _transcript_digest(reader.t, read, skipped) == _full_parse(sample)

@@ -24,6 +24,7 @@ from ctx_tui.transcripts.model import (
     SessionMeta,
     Usage,
     UsagePoint,
+    store_tool_input_json,
 )
 
 #: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
@@ -99,13 +100,6 @@ def content_text(content: Any) -> str:
                     parts.append("[image]")
         return "\n".join(parts)
     return "" if content is None else str(content)
-
-
-def _json_text(data: dict[str, Any]) -> str:
-    try:
-        return orjson.dumps(data).decode()
-    except TypeError:
-        return str(data)
 
 
 class Transcript:
@@ -186,15 +180,50 @@ class Transcript:
         self.entries.append(entry)
         return entry
 
-    def add_tool_call(self, name: str, data: dict[str, Any], *, json_text: str | None = None, **fields: Any) -> Entry:
+    def add_tool_call(
+        self,
+        name: str,
+        data: dict[str, Any],
+        *,
+        json_text: str | None = None,
+        parsed: bool = False,
+        timestamp: str | None = None,
+        uuid: str | None = None,
+        message_id: str | None = None,
+        tool_use_id: str | None = None,
+        is_sidechain: bool = False,
+    ) -> Entry:
         """A TOOL_CALL entry: text ``name {input JSON}`` (``json_text`` if the row has it).
 
         The input is bounded (:func:`bound_tool_input`) only when its JSON is
         longer than ``TOOL_INPUT_CHARS``: a shorter JSON has no longer string.
+        ``parsed``: ``data`` came from ``orjson.loads`` (of ``json_text`` when
+        given), a dict of what JSON holds exactly, so its JSON is stored as the
+        entry's input as it is, not parsed back to be checked
+        (:func:`~ctx_tui.transcripts.model.store_tool_input_json`).
         """
-        body = _json_text(data) if json_text is None else json_text
-        tool_input = data if len(body) <= TOOL_INPUT_CHARS else bound_tool_input(data)
-        return self.add(_TOOL_CALL, "assistant", f"{name} {body}", tool_name=name, tool_input=tool_input, **fields)
+        if json_text is not None:
+            body = json_text
+        else:
+            try:
+                body = orjson.dumps(data).decode()
+            except TypeError:  # not for parsed data
+                body, parsed = str(data), False
+        stored = None
+        if len(body) > TOOL_INPUT_CHARS:
+            tool_input = bound_tool_input(data)
+        elif parsed and data:
+            tool_input = None
+            stored = body.encode()  # exactly sized (orjson.dumps leaves its buffer over-allocated)
+        else:
+            tool_input = data
+        entry = self.add(
+            _TOOL_CALL, "assistant", f"{name} {body}", timestamp=timestamp, uuid=uuid, message_id=message_id,
+            tool_name=name, tool_input=tool_input, tool_use_id=tool_use_id, is_sidechain=is_sidechain,
+        )
+        if stored is not None:
+            store_tool_input_json(entry, stored)
+        return entry
 
     def start_round(self) -> None:
         """A real user message follows: it opens the next round."""

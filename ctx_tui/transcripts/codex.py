@@ -33,7 +33,9 @@
   estimate (``ctx_tui.window``: the baseline learned from the first report of the
   session or of the last window that had one, plus the live window).
 * Other ``event_msg`` rows (command output, patches, task start/end...) are
-  skipped before JSON parsing.
+  read as nothing. Token counts and repeated turn contexts are read from
+  their bytes when the bytes prove what the parse would give
+  (:meth:`CodexReader.feed_lines`); every other line is parsed.
 
 Over 400 lines: one reader for one format, like the others; a split would cut its state
 (pending calls, compactions, repeated prompts) across modules.
@@ -43,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -52,40 +54,53 @@ from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
 from ctx_tui.transcripts.rows import row_shape_ok
 from ctx_tui.transcripts.tail import codex_context_reading, sealed_chars
 
-#: Event rows that are parsed; the others only repeat response items or show UI progress.
-_EVENTS_KEPT = frozenset({b"token_count", b"context_compacted", b"user_message", b"task_started"})
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 _CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _RESULT_TYPES = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _ASSISTANT, _SYSTEM, _THINKING, _TOOL_RESULT = Kind.ASSISTANT, Kind.SYSTEM, Kind.THINKING, Kind.TOOL_RESULT
 
 
-class _Bytes(NamedTuple):
-    """The byte patterns of one JSON spelling: compact (``","``, ``":"``) or spaced (``", "``, ``": "``)."""
+#: A JSON string with no escape, quote, control or non-ASCII byte (its bytes are its value).
+_PLAIN = rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"'
+#: The start of a row as Codex writes it (``{"timestamp":"…","type":"…"``), compact or with one space
+#: after a ``,`` or ``:`` (as Python's json module and some tools rewrite rows). Group 1: a response
+#: item; 2: a token_count, up to its ``info`` value (``rate_limits`` is the payload's last key);
+#: 3: a turn_context, up to its turn id (the rest of the row is alike from turn to turn).
+_ROW_HEAD = re.compile(
+    rb'\{"timestamp": ?' + _PLAIN + rb', ?"type": ?"(?:(response_item)"|event_msg", ?"payload": ?\{"type": ?"(token_count)", ?"info": ?'
+    rb'|(turn_context)", ?"payload": ?\{"turn_id": ?' + _PLAIN + rb")"
+)
+_RESPONSE_ITEM, _TOKEN_COUNT, _TURN_CONTEXT = 1, 2, 3
+_ITEM_OR_EVENT = frozenset({"response_item", "event_msg"})
+#: The event rows ``_event`` reads; the others repeat response items or show progress.
+_EVENTS_READ = frozenset({"token_count", "user_message", "task_started", "context_compacted"})
+#: Where a response item's type starts in a compact row with Codex's 24-character timestamps.
+_ITEM_TYPE_AT = len(b'{"timestamp":"2026-01-01T00:00:00.000Z","type":"')
+_SPACE = b" \t\r\n"
+#: The rest of a token_count row after its ``info`` value: ``, "rate_limits": VALUE } }``.
+_RATE_LIMITS = re.compile(rb'[ \t\r\n]*,[ \t\r\n]*"rate_limits"[ \t\r\n]*:')
+#: How many distinct rate-limit tails are remembered as valid JSON (Codex repeats a few dozen).
+_RATE_LIMITS_KEPT = 256
+#: Matches no line: what ``_token_count_bytes`` starts from (0xff is never in UTF-8).
+_NO_BYTES = b"\xff"
 
-    type_end: int  # from ``"type":`` to the first character of its string value
-    event_head: bytes
-    turn_context_head: bytes
-    info: bytes
-    rate_limits: bytes
-    turn_id: bytes
-    keys: tuple[bytes, bytes]  # model, cwd
+
+def _rate_limits_tail_ok(tail: bytes) -> bool:
+    """True when ``tail`` is ``, "rate_limits": VALUE } }`` with VALUE one JSON value (any JSON white space)."""
+    match = _RATE_LIMITS.match(tail)
+    body = tail.rstrip(_SPACE)
+    if match is None or not body.endswith(b"}"):
+        return False
+    body = body[:-1].rstrip(_SPACE)
+    if not body.endswith(b"}"):
+        return False
+    try:
+        orjson.loads(body[match.end() : -1])
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
-def _spelling(comma: bytes, colon: bytes) -> _Bytes:
-    return _Bytes(
-        len(b'"type"%s"' % colon),
-        b'"type"%s"event_msg"%s"payload"%s{"type"%s"' % (colon, comma, colon, colon),
-        b'"type"%s"turn_context"%s"payload"%s{' % (colon, comma, colon),
-        b'"info"%s' % colon,
-        b'%s"rate_limits"%s' % (comma, colon),
-        b'"turn_id"%s"' % colon,
-        (b'"model"%s"' % colon, b'"cwd"%s"' % colon),
-    )
-
-
-#: Codex writes compact JSON; other tools rewrite rows with a space after ``,`` and ``:``.
-_COMPACT, _SPACED = _spelling(b",", b":"), _spelling(b", ", b": ")
 #: First characters of a string that may parse as a JSON object (JSON whitespace or a brace).
 _OBJECT_STARTS = frozenset("{ \t\n\r")
 #: A whole message that is one ``<snake_case>...</snake_case>`` block: text the client injects.
@@ -135,32 +150,47 @@ class CodexReader:
         self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
         self._event_prompt: str | None = None  # text of a prompt read from its event, item not seen yet
         self._compaction_open = False  # a compaction with no entry after its summary yet
-        self._last_token_count: tuple[bytes | None, int] | None = None
-        self._turn_context_tail: bytes | None = None  # see _turn_context_from_bytes
+        self._last_token_count: tuple[Any, int] | None = None  # the last token_count's info and round
+        # what _token_count_bytes read last: the info bytes and their value, the rate-limit tail
+        self._info_bytes = _NO_BYTES
+        self._info_value: Any = None
+        self._limits_bytes = _NO_BYTES
+        self._limits_seen: set[bytes] = set()  # rate-limit tails known to be valid JSON
+        # the last turn_context parsed: its bytes after the turn id, and its model and cwd (_turn_context_bytes)
+        self._turn_context_tail: bytes | None = None
+        self._turn_context_values: tuple[Any, Any] = (None, None)
 
     def feed_lines(self, lines: Iterable[bytes]) -> tuple[int, int]:
         """Feed JSONL ``lines``; returns (rows read, lines skipped).
 
-        The same result as ``prepare``, ``orjson.loads``, ``row_shape_ok`` and
-        ``feed`` on each line (what ``TranscriptReader`` does for the other
-        formats), in one loop: a response item (half the rows of a rollout)
-        whose type is found in its first bytes goes from the parse straight to
-        ``_item``, without the three calls per row that cost more than its
-        parse. Every other line takes the general path.
+        The same result as ``orjson.loads``, ``row_shape_ok`` and ``feed`` on
+        each line (what ``TranscriptReader`` does for the other formats), in
+        one loop that parses less:
+
+        * a response item (half the rows; the type is found in its first
+          bytes) goes from its parse straight to ``_item``, its shape checked
+          in place (without the calls per row that cost more than its parse);
+        * a token_count (a fifth of the rows, 40% of the bytes) or a
+          turn_context (another 25% of the bytes) is read from its bytes when
+          they prove what its parse would give (:meth:`_token_count_bytes`,
+          :meth:`_turn_context_bytes`);
+        * every other line, and any of these whose bytes prove nothing (keys
+          in another order, escapes, a key Codex does not write), is parsed
+          whole on the general path.
         """
-        loads, malformed = orjson.loads, orjson.JSONDecodeError
-        prepare, feed, item = self._prepare_at, self.feed, self._item
-        compact, spaced = _COMPACT, _SPACED
+        loads, malformed, head = orjson.loads, orjson.JSONDecodeError, _ROW_HEAD.match
+        feed, item, event = self.feed, self._item, self._event
+        token_count, turn_context = self._token_count_bytes, self._turn_context_bytes
+        item_at = _ITEM_TYPE_AT  # where the last response item's type was: a hint, the parse decides
         read = skipped = 0
         for line in lines:
-            b = compact
-            at = line.find(b'"type":"', 0, 80)
-            if at < 0:
-                b = spaced
-                at = line.find(b'"type": "', 0, 80)
-            fast = at >= 0 and line.startswith(b'response_item"', at + b.type_end)
-            if not fast and prepare(line, at, b) is None:
-                continue
+            if not line.startswith(b'response_item"', item_at) and (match := head(line)) is not None:
+                kind = match.lastindex
+                if kind == _RESPONSE_ITEM:
+                    item_at = match.start(kind)
+                elif token_count(line, match.end()) if kind == _TOKEN_COUNT else turn_context(line, match.end()):
+                    read += 1
+                    continue
             try:
                 row = loads(line)
             except malformed:
@@ -169,19 +199,24 @@ class CodexReader:
                 continue
             try:
                 if (
-                    fast
-                    and type(row) is dict
+                    type(row) is dict
                     and type(payload := row.get("payload")) is dict
-                    and row.get("type") == "response_item"
                     and "role" not in row
                     and "message" not in row
-                    and type(payload.get("type")) is str
+                    and type(ptype := payload.get("type")) is str
                     and type(payload.get("role", "")) is str
-                ):  # of the shape row_shape_ok checks
-                    ts = row.get("timestamp")
-                    item(payload, ts if type(ts) is str else None)
+                    and (rtype := row.get("type")) in _ITEM_OR_EVENT
+                ):  # of the shape row_shape_ok checks: what feed would do, without its calls
+                    if rtype == "response_item":
+                        ts = row.get("timestamp")
+                        item(payload, ptype, ts if type(ts) is str else None)
+                    elif ptype in _EVENTS_READ:
+                        ts = row.get("timestamp")
+                        event(payload, ts if isinstance(ts, str) else None)
                 elif row_shape_ok(row):
                     feed(row)
+                    if type(row) is dict and row.get("type") == "turn_context":
+                        self._remember_turn_context(line, row)
                 else:
                     skipped += 1
                     continue
@@ -190,109 +225,91 @@ class CodexReader:
                 skipped += 1  # a row of an unexpected shape: counted, never fatal
         return read, skipped
 
-    def prepare(self, line: bytes) -> bytes | None:
-        """``line``, or None for rows dropped without parsing.
-
-        Dropped: event rows that only repeat response items or show progress; a
-        ``token_count`` whose ``info`` bytes equal the previous one's in the same
-        round (Codex writes each one again after the tool outputs: the usage is
-        the same, and it stays attached to the entry before the first one); a
-        ``turn_context`` whose model and cwd are read straight from the bytes
-        (plain strings).
-
-        The row type is read at the first ``"type":"`` (Codex writes the row's
-        right after ``timestamp``), or ``"type": "`` in spaced JSON; a row with its
-        keys in another order is searched for the event and turn_context heads
-        instead. Any other spelling is parsed whole (same result, slower).
-        """
-        b = _COMPACT
-        at = line.find(b'"type":"', 0, 80)
-        if at < 0:
-            b = _SPACED
-            at = line.find(b'"type": "', 0, 80)
-        if at >= 0 and line.startswith(b'response_item"', at + b.type_end):  # half the rows: straight to parsing
-            return line
-        return self._prepare_at(line, at, b)
-
-    def _prepare_at(self, line: bytes, at: int, b: _Bytes) -> bytes | None:
-        """``prepare`` of a row that is no response item, its first ``"type"`` at ``at`` (or -1) in spelling ``b``."""
-        if at >= 0:
-            if line.startswith(b.event_head, at):
-                return self._event_row(line, at + len(b.event_head), b)
-            if line.startswith(b.turn_context_head, at):
-                return None if self._turn_context_from_bytes(line, at, b) else line
-        for b in (_COMPACT, _SPACED):
-            at = line.find(b.event_head, 0, 200)
-            if at >= 0:
-                return self._event_row(line, at + len(b.event_head), b)
-            at = line.find(b.turn_context_head, 0, 200)
-            if at >= 0:
-                return None if self._turn_context_from_bytes(line, at, b) else line
+    @staticmethod
+    def prepare(line: bytes) -> bytes:
+        """Every line is worth parsing on the per-row path; ``feed_lines`` holds the shortcuts."""
         return line
 
-    def _event_row(self, line: bytes, start: int, b: _Bytes) -> bytes | None:
-        etype = line[start : line.find(b'"', start, start + 40)]
-        if etype not in _EVENTS_KEPT:
-            return None
-        if etype == b"token_count":
-            return self._new_token_count(line, start, b)
-        return line
+    def _token_count_bytes(self, line: bytes, start: int) -> bool:
+        """Read a token_count row from its bytes; False when they prove nothing and the row must be parsed.
 
-    def _new_token_count(self, line: bytes, start: int, b: _Bytes) -> bytes | None:
-        """Read a ``token_count`` from its ``info`` object alone (the rest is rate limits).
-
-        ``"info":null`` carries nothing. When the ``info`` bytes cannot be cut
-        out or do not parse on their own, the whole row is parsed instead.
+        ``line[:start]`` is ``{"timestamp": PLAIN, "type": "event_msg",
+        "payload": {"type": "token_count", "info":`` (``_ROW_HEAD``). If the
+        rest is ``INFO, "rate_limits": LIMITS } }`` with INFO and LIMITS each
+        one JSON value, the row parses to exactly that: no other key, none
+        twice. INFO is parsed alone (bytes equal to the last token_count's are
+        its value again), LIMITS only checked (remembered once valid).
         """
-        info_at = line.find(b.info, start)
-        end = line.find(b.rate_limits, info_at)
-        info = line[info_at + len(b.info) : end] if info_at >= 0 and end >= 0 else None
-        marker = (info, self.t.round)
-        if info is not None and marker == self._last_token_count:
-            return None
-        self._last_token_count = marker
-        if info is None:
-            return line
-        if info == b"null":
-            return None
-        try:
-            parsed = orjson.loads(info)
-        except orjson.JSONDecodeError:
-            return line
-        if isinstance(parsed, dict):
-            self._usage(parsed)
-        return None
-
-    def _turn_context_from_bytes(self, line: bytes, at: int, b: _Bytes) -> bool:
-        """Set model and cwd from the row's bytes; False when the row must be parsed.
-
-        Codex writes a turn_context per model call, all alike but for their
-        ``turn_id``: a row whose bytes after the turn id equal those of the
-        last one read here changes nothing (model and cwd lie in those bytes).
-        """
-        start = at + len(b.turn_context_head)
-        tail = None
-        if line.startswith(b.turn_id, start):
-            end = line.find(b'"', start + len(b.turn_id))
-            if end >= 0:
-                tail = line[end:]
-                if tail == self._turn_context_tail:
-                    return True
-        self._turn_context_tail = None
-        values = []
-        for key in b.keys:
-            pos = line.find(key, at)
-            end = line.find(b'"', pos + len(key)) if pos >= 0 else -1
-            value = line[pos + len(key) : end] if end >= 0 else b"\\"
-            if b"\\" in value:  # absent, or with JSON escapes: parse the row instead
+        info = self._info_bytes
+        if line.startswith(info, start):
+            cut = start + len(info)
+            value = self._info_value
+        else:
+            end = line.find(b'"rate_limits"', start)
+            cut = line.rfind(b",", start, end) if end > 0 else -1
+            if cut < 0:
                 return False
-            values.append(value)
-        try:
-            self.t.meta.model, self.t.meta.cwd = (v.decode() for v in values)
-        except UnicodeDecodeError:
-            return False
-        self._turn_context_tail = tail
+            info = line[start:cut]
+            try:
+                value = orjson.loads(info)
+            except orjson.JSONDecodeError:
+                return False
+        limits = self._limits_bytes
+        if len(line) - len(limits) != cut or not line.endswith(limits):
+            limits = line[cut:]
+            if limits not in self._limits_seen:
+                if not _rate_limits_tail_ok(limits):
+                    return False
+                if len(self._limits_seen) >= _RATE_LIMITS_KEPT:
+                    self._limits_seen.clear()
+                self._limits_seen.add(limits)
+            self._limits_bytes = limits
+        self._info_bytes, self._info_value = info, value
+        self._token_count(value)
         return True
+
+    def _turn_context_bytes(self, line: bytes, start: int) -> bool:
+        """Read a turn_context row from its bytes; False when they prove nothing and the row must be parsed.
+
+        ``line[:start]`` is ``{"timestamp": PLAIN, "type": "turn_context",
+        "payload": {"turn_id": PLAIN`` (``_ROW_HEAD``). Codex writes one per
+        model call, all alike but for those two strings: a row whose bytes
+        after them equal those of the last turn_context parsed
+        (:meth:`_remember_turn_context`) parses to that row but for two
+        strings nothing reads, and sets the same model and cwd.
+        """
+        tail = self._turn_context_tail
+        if tail is None or len(line) - len(tail) != start or not line.endswith(tail):
+            return False
+        self._turn_context_settings(*self._turn_context_values)
+        return True
+
+    def _remember_turn_context(self, line: bytes, row: dict[str, Any]) -> None:
+        """After a turn_context row was parsed and fed: its bytes after the turn id, and what it set."""
+        match = _ROW_HEAD.match(line)
+        payload = row.get("payload")
+        if match is not None and match.lastindex == _TURN_CONTEXT and type(payload) is dict:
+            self._turn_context_tail = line[match.end() :]
+            self._turn_context_values = (payload.get("model"), payload.get("cwd"))
+
+    def _turn_context_settings(self, model: Any, cwd: Any) -> None:
+        if isinstance(model, str):
+            self.t.meta.model = model
+        if isinstance(cwd, str):
+            self.t.meta.cwd = cwd
+
+    def _token_count(self, info: Any) -> None:
+        """A token_count event's ``info``; one equal to the last token_count's, in the same round, repeats it.
+
+        Codex writes each report again after the tool outputs: the usage is the
+        same, and it stays attached to the entry before the first one.
+        """
+        marker = (info, self.t.round)
+        if marker == self._last_token_count:
+            return
+        self._last_token_count = marker
+        if isinstance(info, dict):
+            self._usage(info)
 
     def feed(self, row: dict[str, Any]) -> bool:
         payload = row.get("payload")
@@ -303,15 +320,11 @@ class CodexReader:
             ts = None
         kind = row.get("type")
         if kind == "response_item":
-            self._item(payload, ts if type(ts) is str else None)
+            self._item(payload, payload.get("type"), ts if type(ts) is str else None)
         elif kind == "event_msg":
             self._event(payload, ts)
         elif kind == "turn_context":
-            self._turn_context_tail = None
-            if isinstance(payload.get("model"), str):
-                self.t.meta.model = payload["model"]
-            if isinstance(payload.get("cwd"), str):
-                self.t.meta.cwd = payload["cwd"]
+            self._turn_context_settings(payload.get("model"), payload.get("cwd"))
         elif kind == "session_meta":
             self._session_meta(payload)
         elif kind == "compacted":
@@ -319,7 +332,6 @@ class CodexReader:
         return True
 
     def _session_meta(self, p: dict[str, Any]) -> None:
-        self._turn_context_tail = None  # it sets the cwd: the next turn_context must set it again
         meta = self.t.meta
         meta.session_id = p.get("id") if isinstance(p.get("id"), str) else meta.session_id
         meta.cwd = p.get("cwd") if isinstance(p.get("cwd"), str) else meta.cwd
@@ -335,12 +347,11 @@ class CodexReader:
         self._compaction_open = False
         return self.t.add(kind, role, text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 
-    def _item(self, p: dict[str, Any], ts: str | None) -> None:
+    def _item(self, p: dict[str, Any], ptype: Any, ts: str | None) -> None:
         # The hot path of a cold read (one call per response item): Kind members
         # come from module constants (an enum attribute lookup costs as much as a
         # dict lookup), the transcript's ``add`` is called without ``_add`` and the
-        # candidate list is only settled when it holds one.
-        ptype = p.get("type")
+        # candidate list is only settled when it holds one. ``ptype``: ``p["type"]``.
         if ptype == "message":
             role = p.get("role")
             content = p.get("content")
@@ -371,13 +382,24 @@ class CodexReader:
         elif ptype in _CALL_TYPES:
             self._tool_call(p, ts)
         elif ptype == "reasoning":
-            parts = []
-            for key in ("summary", "content"):
-                for block in p.get(key) or ():
-                    if isinstance(block, dict) and (part := block.get("text", "")):
-                        parts.append(part if type(part) is str else str(part))
+            summary = p.get("summary")
+            if (
+                p.get("content") is None
+                and type(summary) is list
+                and len(summary) == 1
+                and type(block := summary[0]) is dict
+                and type(text := block.get("text", "")) is str
+            ):
+                pass  # one summary block and no content: what the loop below gives, without it
+            else:
+                parts = []
+                for key in ("summary", "content"):
+                    for block in p.get(key) or ():
+                        if isinstance(block, dict) and (part := block.get("text", "")):
+                            parts.append(part if type(part) is str else str(part))
+                text = "\n".join(parts)
             self._compaction_open = False
-            self.t.add(_THINKING, "assistant", "\n".join(parts), timestamp=ts)
+            self.t.add(_THINKING, "assistant", text, timestamp=ts)
 
     def _tool_call(self, p: dict[str, Any], ts: str | None) -> None:
         ptype = p["type"]
@@ -413,7 +435,7 @@ class CodexReader:
             if not isinstance(data, dict):
                 data = {}
         self._compaction_open = False
-        self.t.add_tool_call(name, data, json_text=json_text, timestamp=ts, uuid=call_id, tool_use_id=call_id)
+        self.t.add_tool_call(name, data, json_text=json_text, parsed=True, timestamp=ts, uuid=call_id, tool_use_id=call_id)
 
     def _user_item(self, text: str, ts: str | None) -> None:
         if is_wrapper(text):
@@ -433,9 +455,7 @@ class CodexReader:
     def _event(self, p: dict[str, Any], ts: str | None) -> None:
         etype = p.get("type")
         if etype == "token_count":
-            info = p.get("info")
-            if isinstance(info, dict):
-                self._usage(info)
+            self._token_count(p.get("info"))
         elif etype == "user_message":
             self._user_message(p, ts)
         elif etype == "task_started":
