@@ -24,7 +24,9 @@ calls before. So :class:`PieceCounter`:
 * looks each piece up in a table of piece counts kept on disk
   (:func:`cache_path`), and counts the pieces it has not seen with a plain
   byte-pair merge over the ranks (tiktoken's own algorithm: the lowest-ranked
-  adjacent pair first, the leftmost on a tie), reading the ranks only then.
+  adjacent pair first, the leftmost on a tie), reading the ranks only then;
+  past :data:`MERGE_BUDGET_S` of merging, a text with a new piece is left
+  to tiktoken.
 
 Counts are identical to ``len(encoding.encode_ordinary(text))``
 (``tests/test_token_pieces.py`` checks it on the real transcripts and on random text).
@@ -44,6 +46,7 @@ import _thread  # the low-level lock: `threading` would cost a one-shot `ctx-tui
 import marshal
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -78,6 +81,11 @@ MAX_HELD = MAX_PIECES + MAX_PIECES // 4
 #: each): new pieces ask for their substrings' groups, and a dashboard meeting new pieces for hours
 #: would otherwise end up holding every group decoded (~8 MiB) beside their blobs.
 MAX_DECODED_GROUPS = 2048
+#: CPU seconds a counter may spend on byte-pair merges in Python; past them a text with a new piece
+#: is left to tiktoken (:meth:`PieceCounter.count` returns None), whose encoder merges ~10-40x
+#: faster. English needs far less (a 100 MB session's live window from an empty table: ~0.1 s);
+#: a first dashboard on a long session in Chinese or Japanese (a clause is one piece) may not.
+MERGE_BUDGET_S = 1.0
 #: Pieces longer than this are counted each time, never kept (a run of 500 '=' is not worth a slot);
 #: a kept piece has at most 4 x 48 tokens, so its count fits the table's one byte.
 MAX_PIECE_CHARS = 48
@@ -149,22 +157,34 @@ class Ranks(Protocol):
     def get(self, key: bytes, /) -> int | None: ...
 
 
+_NO_RANK = 1 << 62
+
+
 def byte_pair_count(piece: bytes, ranks: Ranks) -> int:
-    """Tokens of one piece: tiktoken's byte-pair merge (lowest rank first, leftmost on a tie), counted."""
-    if len(piece) < 2 or ranks.get(piece) is not None:
+    """Tokens of one piece: tiktoken's byte-pair merge (lowest rank first, leftmost on a tie), counted.
+
+    As tiktoken's ``_byte_pair_merge``: the rank of every adjacent pair is kept,
+    and a merge looks up only the two pairs beside it (looking up every pair at
+    every merge cost a 60-byte piece ~370 µs: a clause of Japanese text is one
+    piece of that length).
+    """
+    n = len(piece)
+    if n < 2 or ranks.get(piece) is not None:
         return 1 if piece else 0
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    while len(parts) > 1:
-        best = -1
-        best_rank = 1 << 62
-        for i in range(len(parts) - 1):
-            rank = ranks.get(parts[i] + parts[i + 1])
-            if rank is not None and rank < best_rank:
-                best, best_rank = i, rank
-        if best < 0:
+    get = ranks.get
+    starts = list(range(n + 1))  # part k is piece[starts[k]:starts[k + 1]]
+    pairs = [_NO_RANK if (r := get(piece[i : i + 2])) is None else r for i in range(n - 1)]
+    while pairs:
+        best = min(pairs)
+        if best == _NO_RANK:
             break
-        parts[best : best + 2] = [parts[best] + parts[best + 1]]
-    return len(parts)
+        i = pairs.index(best)  # the leftmost of the lowest
+        del starts[i + 1], pairs[i]  # parts i and i + 1 are one
+        if i < len(pairs):
+            pairs[i] = _NO_RANK if (r := get(piece[starts[i] : starts[i + 2]])) is None else r
+        if i:
+            pairs[i - 1] = _NO_RANK if (r := get(piece[starts[i - 1] : starts[i + 1]])) is None else r
+    return len(starts) - 1
 
 
 class RankGroups:
@@ -242,6 +262,7 @@ class PieceCounter:
         self._counts: dict[str, int] | None = None
         self._used: set[str] = set()
         self._learnt = 0
+        self._merging = 0.0  # CPU seconds spent merging new pieces
         self._lock = _thread.allocate_lock()  # the dashboard counts from its workers and its UI thread
 
     def load(self) -> None:
@@ -270,7 +291,8 @@ class PieceCounter:
         return dict(zip(pieces, counts))
 
     def count(self, text: str) -> int | None:
-        """Tokens of ``text``; None when it cannot be cut here (:func:`cut`) or the ranks cannot be read."""
+        """Tokens of ``text``; None when it cannot be cut here (:func:`cut`), the ranks cannot be read,
+        or it has a new piece and :data:`MERGE_BUDGET_S` is spent (the caller then uses tiktoken)."""
         pieces = cut(text)
         if pieces is None:
             return None
@@ -301,23 +323,29 @@ class PieceCounter:
         return self._ranks
 
     def _count_new(self, pieces: list[str]) -> int | None:
+        if self._merging > MERGE_BUDGET_S:
+            return None  # merging in Python has cost enough: tiktoken counts texts with new pieces
         ranks = self._ranks_or_none()
         if ranks is None:
             return None
         table = self._table()
         total = 0
-        for piece in pieces:
-            n = table.get(piece)
-            if n is None:  # not yet counted (a piece may come twice)
-                try:
-                    n = byte_pair_count(piece.encode("utf-8"), ranks)
-                except ValueError:  # damaged ranks (RankGroups): tiktoken counts from now on
-                    self._ranks, self._no_ranks = None, True
-                    return None
-                if len(piece) <= MAX_PIECE_CHARS:
-                    table[piece] = n
-                    self._learnt += 1
-            total += n
+        started = time.thread_time()
+        try:
+            for piece in pieces:
+                n = table.get(piece)
+                if n is None:  # not yet counted (a piece may come twice)
+                    try:
+                        n = byte_pair_count(piece.encode("utf-8"), ranks)
+                    except ValueError:  # damaged ranks (RankGroups): tiktoken counts from now on
+                        self._ranks, self._no_ranks = None, True
+                        return None
+                    if len(piece) <= MAX_PIECE_CHARS:
+                        table[piece] = n
+                        self._learnt += 1
+                total += n
+        finally:
+            self._merging += time.thread_time() - started
         return total
 
     def _trim(self) -> None:

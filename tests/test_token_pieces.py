@@ -99,6 +99,23 @@ def test_counts_equal_tiktoken_on_random_text(encoding: Any, ranks: dict[bytes, 
     _same_as_tiktoken(text, encoding, ranks, PieceCounter(tmp_path_factory.mktemp("p") / "pieces", lambda: ranks))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.binary(min_size=1, max_size=300),  # (tiktoken panics on an empty piece, which no text cuts)
+    st.text(alphabet="日本語のテキスト処理関数データベースをにはabcXYZ_=-", min_size=1, max_size=120).map(lambda t: t.encode("utf-8")),
+))
+def test_the_byte_pair_merge_of_long_pieces_is_tiktokens(encoding: Any, ranks: dict[bytes, int], piece: bytes) -> None:
+    """Long pieces too (a clause of Japanese, a run of '=', an identifier): the merge keeps the pairs' ranks."""
+    assert byte_pair_count(piece, ranks) == len(encoding._encode_single_piece(piece))
+
+
+@pytest.mark.parametrize("piece", ["=" * 200, "-" * 57 + "\n", "日本語のテキストを処理するために関数データベースを更新します",
+                                   "ThisIsAVeryLongIdentifierWithoutAnySpacesAtAllInIt", "\U0001f389" * 30])
+def test_long_pieces_count_as_tiktoken_counts_them(encoding: Any, ranks: dict[bytes, int], piece: str) -> None:
+    data = piece.encode("utf-8")
+    assert byte_pair_count(data, ranks) == len(encoding._encode_single_piece(data))
+
+
 @pytest.mark.parametrize("text", ["café", "naïve", "日本語のテキスト", "x²", "٣ items", "a\u00a0b", "line\u2028next", "Ünïcödé 'S"])
 def test_letters_digits_and_spaces_beyond_ascii_take_tiktokens_own_pattern(text: str, encoding: Any, ranks: dict[bytes, int], tmp_path: Path) -> None:
     assert not pattern_applies(text)
@@ -328,6 +345,21 @@ def test_the_dashboard_counts_by_pieces_while_it_runs(monkeypatch: pytest.Monkey
     assert dashboard_cmd._run(path, tmp_path) == 0
     assert seen == [len(encoding.encode_ordinary("the dashboard counts — by pieces"))]
     assert tokens._pieces is None and cache_path(tmp_path / "cache" / "ctx-tui").is_file()
+
+
+def test_past_the_merge_budget_new_pieces_are_left_to_tiktoken(ranks: dict[bytes, int], encoding: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A long Chinese or Japanese session would keep the dashboard merging in Python: past the budget tiktoken counts."""
+    from ctx_tui import token_pieces
+
+    monkeypatch.setattr(token_pieces, "MERGE_BUDGET_S", 0.0)
+    counter = PieceCounter(cache_path(tmp_path), lambda: ranks)
+    first, other = "日本語のテキストを処理する関数", "データベースを更新しました"
+    assert counter.count(first) == len(encoding.encode_ordinary(first))  # the budget is spent by this merge
+    assert counter.count(other) is None  # a new piece: not merged here
+    assert counter.count(first) == len(encoding.encode_ordinary(first))  # known pieces still are
+    monkeypatch.setattr(tokens, "_pieces", counter)
+    assert tokens.count_tokens(other) == len(encoding.encode_ordinary(other))
+    assert tokens.token_source() == "tiktoken:cl100k_base"
 
 
 def test_an_unwritable_cache_folder_only_costs_time(ranks: dict[bytes, int], tmp_path: Path) -> None:
