@@ -114,3 +114,4 @@ def test_analyze_latest_only_gives_the_same_statuses(tmp_path: object) -> None:
 def test_no_items_reads_nothing() -> None:
     session = _session(ALL_FIXTURES[0])
     assert latest_occurrences([], session.entries, 0, 1) == {}
+

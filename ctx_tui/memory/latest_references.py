@@ -17,9 +17,12 @@ are known, and the whole scan once every item is done. Each sentence is
 matched exactly as the forward scan matches it: with the vocabulary as it
 stood after that sentence was counted. Those frequencies come from the whole
 session at once: every sentence is split and each distinct sentence parsed
-once (a session repeats many); a term's frequency at a sentence is the
-number of sentences up to it that hold the term (a binary search in the
-term's positions, built when first asked). Follow-ups ("yes, keep it that
+once (a session repeats many; a sentence over 240 characters is not looked
+for again, nor kept: it is split again from its entry when matched); a
+term's frequency at a sentence is the number of sentences up to it that hold
+the term (a binary search in the term's positions, built when first asked).
+Only a sentence where a term some item holds is not common can have a
+candidate item, so only those are matched. Follow-ups ("yes, keep it that
 way") take what the previous turn mentioned, so that turn is matched too,
 with every item, when a follow-up needs it.
 
@@ -39,7 +42,22 @@ from itertools import chain, count
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
 from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
-from ctx_tui.mentions import THRESHOLD, Mention, MentionIndex, Vocabulary, _evidence, _Idf, _parse, is_followup, sentences
+from ctx_tui.mentions import (
+    COMMON_SHARE,
+    MAX_POSTING,
+    PARSED_CACHE_CHARS,
+    PRIOR_SENTENCES,
+    THRESHOLD,
+    Mention,
+    MentionIndex,
+    Vocabulary,
+    _evidence,
+    _Idf,
+    _parse,
+    _Parsed,
+    is_followup,
+    sentences,
+)
 from ctx_tui.transcripts.model import Entry, Kind
 
 
@@ -141,12 +159,34 @@ class _Scan:
         self.index = MentionIndex(threshold=threshold)
         for item in items:
             self.index.add(item.id, item.content)
+        self._split: tuple[int, list[str]] = (-1, [])  # the text last split again (see sentence)
+        self._parsed: tuple[int, _Parsed | None] = (-1, None)
         self.owner = Vocabulary()  # names the norms' cache state (see _Idf)
         self.units: list[_Unit] = []
-        numbering: dict[str, int] = {}  # distinct sentence -> its number
+        postings = self.index._postings
+        # distinct sentence (by number) -> its text, None for a long one (not kept: found again in
+        # its entry when matched)
+        self.texts: list[str | None] = []
+        self._items: dict[int, frozenset[str]] = {}  # distinct sentence -> those items, once asked for
+        self._alike: dict[frozenset[str], frozenset[str]] = {}  # one set for all alike
+        holders: dict[str, list[int]] = {}  # term key -> the distinct sentences holding it
+
+        def number(sentence: str) -> int:
+            d = len(self.texts)
+            keys = _parse(sentence).keys
+            for key in keys:
+                holders.setdefault(key, []).append(d)
+            short = len(sentence) <= PARSED_CACHE_CHARS
+            self.texts.append(sentence if short else None)
+            if short:
+                numbering[sentence] = d
+            return d
+
+        numbering: dict[str, int] = {}  # a short sentence -> its number (a session repeats many)
         split: dict[str, list[int]] = {}  # a text of at most SPLIT_KEPT characters -> its sentences' numbers
         ids: list[int] = []  # every sentence read, by number
-        turns: list[_Unit] = []
+        self.starts: list[int] = []  # each text's first position ...
+        self.where: list[tuple[Entry, int]] = []  # ... its entry and which of the entry's texts
         last_turn: _Unit | None = None
         for entry in entries:
             if not mentions(entry):
@@ -155,49 +195,72 @@ class _Scan:
             if not texts:
                 continue
             spans = []
-            for text in texts:
+            for t, text in enumerate(texts):
                 numbers = split.get(text)
                 if numbers is None:
-                    numbers = [numbering.setdefault(s, len(numbering)) for s in sentences(text)]
+                    numbers = [d if (d := numbering.get(s)) is not None else number(s) for s in sentences(text)]
                     if len(text) <= SPLIT_KEPT:
                         split[text] = numbers
+                self.starts.append(len(ids))
+                self.where.append((entry, t))
                 spans.append((len(ids), len(numbers)))
                 ids.extend(numbers)
             unit = _Unit(entry, spans)
             if entry.kind in _TURNS:
                 if last_turn is not None and last_turn.entry.role != entry.role:
                     unit.previous = last_turn
-                    turns.append(unit)
+                    unit.followup = any(size and is_followup(self.sentence(start, ids)) for start, size in spans)
                 last_turn = unit
             self.units.append(unit)
-        del split
+        del split, numbering
         self.ids = ids
-        self.texts = list(numbering)
-        del numbering
-        for unit in turns:
-            unit.followup = any(size and is_followup(self.texts[ids[start]]) for start, size in unit.texts)
         places: list[list[int]] = [[] for _ in self.texts]
-        for position, d in enumerate(self.ids):
+        for position, d in enumerate(ids):
             places[d].append(position)
-        holders: dict[str, list[int]] = {}
-        postings = self.index._postings
-        # distinct sentence -> the items sharing one of its terms (whether common there or not)
-        self.shared: list[frozenset[str]] = []
-        empty: frozenset[str] = frozenset()
-        for d, text in enumerate(self.texts):
-            keys = _parse(text).keys
-            for key in keys:
-                holders.setdefault(key, []).append(d)
-            held = keys & postings.keys()
-            self.shared.append(frozenset().union(*(postings[k] for k in held)) if held else empty)
         self.frequencies = _Frequencies(holders, places)
+        # the positions where a term some item holds is not common (at a term's j-th sentence its
+        # frequency is j): no other sentence has a candidate item
+        self.open: set[int] = set()
+        prior = 1 + PRIOR_SENTENCES  # _common_cut(position + 1), spelt out
+        for key, held_by in postings.items():
+            if len(held_by) <= MAX_POSTING:
+                self.open.update([p for j, p in enumerate(self.frequencies.positions(key), 1) if j <= COMMON_SHARE * (p + prior)])
         # id(unit) -> the items asked for (None: all) and its hits with them: turns a follow-up takes from
         self.hits: dict[int, tuple[frozenset[str] | None, dict[str, Mention]]] = {}
 
+    def items_of(self, position: int) -> frozenset[str]:
+        """The items sharing a term with the sentence at ``position`` (common there or not)."""
+        d = self.ids[position]
+        items = self._items.get(d)
+        if items is None:
+            postings = self.index._postings
+            items = frozenset().union(*[postings[k] for k in self.parsed(position).keys & postings.keys()])
+            items = self._items[d] = self._alike.setdefault(items, items)
+        return items
+
+    def parsed(self, position: int) -> _Parsed:
+        """The terms of the sentence at ``position`` (the last one kept: it is matched next)."""
+        at, parsed = self._parsed
+        if at != position or parsed is None:
+            parsed = _parse(self.sentence(position))
+            self._parsed = (position, parsed)
+        return parsed
+
+    def sentence(self, position: int, ids: list[int] | None = None) -> str:
+        """The sentence at ``position`` (a long one split again from its entry's text)."""
+        kept = self.texts[(self.ids if ids is None else ids)[position]]
+        if kept is not None:
+            return kept
+        at = bisect_right(self.starts, position) - 1
+        entry, t = self.where[at]
+        if self._split[0] != at:
+            self._split = (at, sentences(texts_of(entry)[t]))
+        return self._split[1][position - self.starts[at]]
+
     def match(self, position: int, strict: bool, only: frozenset[str] | None) -> dict[str, Mention]:
         """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``."""
-        text = self.texts[self.ids[position]]
-        parsed = _parse(text)
+        text = self.sentence(position)
+        parsed = self.parsed(position)
         index = self.index
         held = parsed.keys & index._postings.keys()
         if not held:
@@ -217,17 +280,17 @@ class _Scan:
         previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
         strict = unit.entry.kind is Kind.TOOL_CALL
         threshold = self.index.threshold
-        shared, ids = self.shared, self.ids
+        open_ = self.open
         hits: dict[str, Mention] = {}
         for start, size in unit.texts:
             found: dict[str, Mention] = {}
             for position in range(start, start + size):
-                if position == start and previous and is_followup(self.texts[ids[position]]):
-                    evidence = _evidence(self.texts[ids[position]])
+                if position == start and previous and is_followup(self.sentence(position)):
+                    evidence = _evidence(self.sentence(position))
                     for item in previous:
                         found[item] = Mention(threshold, evidence, (), followup=True)
-                if only is not None and only.isdisjoint(shared[ids[position]]):
-                    continue  # no item asked for shares a term with it
+                if position not in open_ or (only is not None and only.isdisjoint(self.items_of(position))):
+                    continue  # no item asked for can be mentioned there
                 for item, hit in self.match(position, strict, only).items():
                     best = found.get(item)
                     if best is None or hit.score > best.score:
@@ -265,15 +328,14 @@ class _Scan:
             self.hits[id(link)] = (only, self.unit_hits(link, only))
         return self.hits[id(unit)][1]
 
-    def candidates(self, unit: _Unit) -> frozenset[str]:
-        """The items some sentence of ``unit`` shares a term with (a superset of what it can mention)."""
-        shared, ids = self.shared, self.ids
+    def open_items(self, unit: _Unit) -> frozenset[str]:
+        """The items some sentence of ``unit`` may mention."""
+        open_ = self.open
         out: frozenset[str] = frozenset()
         for start, size in unit.texts:
             for position in range(start, start + size):
-                items = shared[ids[position]]
-                if items:
-                    out = out | items
+                if position in open_:
+                    out = out | self.items_of(position)
         return out
 
 
@@ -292,10 +354,13 @@ def latest_occurrences(
     memory holds after it are not counted); ``keep``: how many of the latest referenced rounds
     are needed. See the module's docstring.
     """
-    states = {item.id: _Item(item, current_round, keep) for item in items}
-    if not states:
+    if not items:
         return {}
-    scan = _Scan(items, entries, threshold)
+    return _read(_Scan(items, entries, threshold), items, live_from, current_round, keep)
+
+
+def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_round: int, keep: int) -> dict[str, list[Reference]]:
+    states = {item.id: _Item(item, current_round, keep) for item in items}
     open_: dict[str, _Item] = dict(states)
     checked: tuple[int, bool] | None = None  # the round and live side last checked, unless hits came since
     for unit in reversed(scan.units):
@@ -314,7 +379,7 @@ def latest_occurrences(
         elif unit.followup and unit.previous is not None and scan.turn_hits(unit.previous, wanted):
             hits = scan.unit_hits(unit, wanted)
         else:
-            shared = scan.candidates(unit)
+            shared = scan.open_items(unit)
             if wanted.isdisjoint(shared):
                 continue
             hits = scan.unit_hits(unit, wanted & shared)
@@ -328,4 +393,3 @@ def latest_occurrences(
             if entry.seq >= live_from:
                 state.live = True
     return {key: state.found[::-1] for key, state in states.items()}
-
