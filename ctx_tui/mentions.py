@@ -940,6 +940,12 @@ def _score(
             return 0.0, ()
         if _another_subject(profile, sentence, evidence):
             return 0.0, ()
+    elif strict:
+        # the quantity rule in a command's arguments, where no short question asks about a number:
+        # a count, a flag's value or a line number ("head -28") is no mention of "... over 28 days"
+        counted = sentence.counted
+        if all(k[0] == "#" or k in UNITS or k in counted for k in shared if not idf.common(k)):
+            return 0.0, ()
     elif not strict:
         # a concept the item gives through a word the sentence shares ("pull request" / "merge
         # request" beside *request*) adds no evidence of its own

@@ -202,6 +202,18 @@ def test_a_shared_quantity_alone_is_another_subject() -> None:
     assert mention(item, "access logs older than 45 days are gone now", SESSION) is not None
 
 
+def test_a_number_in_a_commands_arguments_is_no_mention_by_itself() -> None:
+    """In a tool call's arguments a shared number is a count, a flag's value or a line number."""
+    item = "The checkout SLO is 99.9% availability over 28 days; page on-call when the budget burns."
+    index = MentionIndex(SESSION)
+    index.add("slo", item)
+    for command in ("grep -rn todo src/ | head -28", "git log -n 28 --oneline", "sed -n 28,40p app.py", "sleep 28"):
+        assert index.find(command, strict=True) == {}, command
+    # an identifier or a path of the item still is, number or not
+    assert set(index.find("promtool test rules slo/checkout-slo.yaml --for 28 days", strict=True)) == {"slo"}
+    assert set(index.find("curl -s grafana/api/slo | jq .availability == 99.9", strict=True)) == {"slo"}
+
+
 def test_a_short_question_naming_the_items_tool_mentions_it() -> None:
     item = "We'll render the charts with Vega-Lite and drop matplotlib."
     # the words beside the name say how it goes, however rare they are in the session
