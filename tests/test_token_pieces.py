@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -431,6 +432,35 @@ def test_no_bundled_encoding_means_estimates_and_no_table(monkeypatch: pytest.Mo
     assert tokens.token_source() == "estimate"
     tokens.end_piece_counts()
     assert not os.path.exists(cache_path(tokens.cache_dir()))
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_the_dashboards_figures_are_the_same_with_piece_counts(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """What the dashboard shows from token counts (the live window, the heat-map's positions, the
+    tiers, the tracked items) is the same counted by pieces (`ctx-tui FILE`) as by tiktoken."""
+    from ctx_tui.config import Config
+    from ctx_tui.memory.view import build_memory_view
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    def figures(project: Path) -> tuple[Any, ...]:
+        session = Session(fixture(name), Config())
+        session.poll()
+        state = session.state()
+        view = build_memory_view(project, session, Config(), state=state)
+        live = [(w.entry.seq, w.offset, w.tokens, w.position) for w in state.live]
+        tiers = [(t.name, t.count, t.tokens, t.items) for t in view.tiers]
+        statuses = re.sub(r"created_at='[^']*'", "", repr(view.statuses).replace(str(project), "PROJECT"))
+        return state.context_tokens, state.token_source, live, tiers, statuses
+
+    monkeypatch.setattr(tokens, "_pieces", None)
+    by_tiktoken = figures(tmp_path / "a")
+    tokens.count_by_pieces()
+    try:
+        by_pieces = figures(tmp_path / "b")
+    finally:
+        tokens.end_piece_counts()
+    assert by_pieces == by_tiktoken
 
 
 @pytest.mark.parametrize("name", [ALL_FIXTURES[0], ALL_FIXTURES[2], ALL_FIXTURES[4]])
