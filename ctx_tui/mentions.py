@@ -474,7 +474,7 @@ class Profile:
     lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places")
+    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places", "whole_words")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -486,7 +486,11 @@ class Profile:
         for place, chunk in enumerate(_CHUNK.findall(text[:MAX_CHARS])):
             for term in _chunk_terms(chunk):
                 self.places.setdefault(term.key, []).append(place)
+        # the parts that are a whole identifier read as one word (*OpenTelemetry* -> ``otel``): see _kin
+        self.whole_words: set[str] = set()
         for term in terms(text):
+            if term.kind == "part" and term.source == "=" + term.surface.lower().strip("."):
+                self.whole_words.add(term.key)
             if term.kind == "concept":
                 sources = self.concepts.setdefault(term.key, [])
                 if term.source not in sources:
@@ -868,14 +872,16 @@ def _names_the_item(profile: Profile, sentence: _Sentence, shared: list[str], id
     return _own_words(profile, sentence) < OWN_WORDS
 
 
-def _kin(key: str, factors: Mapping[str, float], sentence: _Sentence) -> float:
+def _kin(key: str, profile: Profile, sentence: _Sentence) -> float:
     """1, or 0 for a part both sides hold only as a part of different identifiers: ``widget1`` is not
     ``widget3``, ``UserDefaultsStore`` not ``UserDefaults`` (a part counts where the item writes the
     word, or names the very identifier the sentence does). A name written as one word in CamelCase
-    is that word wherever it is a part: *WebAuthn* of the item in ``REQUIRE_WEBAUTHN_FOR_ADMINS``."""
+    is that word wherever it is a part: *WebAuthn* of the item in ``REQUIRE_WEBAUTHN_FOR_ADMINS``,
+    and so is its short form of the lexicon (*OpenTelemetry* is ``otel``: ``OTEL_EXPORTER_OTLP_ENDPOINT``)."""
+    factors = profile.factors
     if factors[key] == PART and sentence.weights[key] == PART and sentence.owners.get(key) not in factors:
         whole = "=" + key
-        return 1.0 if whole in factors or whole in sentence.weights else 0.0
+        return 1.0 if whole in factors or whole in sentence.weights or key in profile.whole_words else 0.0
     return 1.0
 
 
@@ -913,7 +919,7 @@ def _score(
         strong = idfs[key] ** 2 * (STRONG * STRONG - 1.0)
         item_strong: float = strong if factor >= STRONG else 0
         sentence_norm = math.sqrt(sentence.base + (strong if weights[key] >= STRONG else 0))
-        dot = factor * idfs[key] * vector[key] * _kin(key, factors, sentence)
+        dot = factor * idfs[key] * vector[key] * _kin(key, profile, sentence)
         share = vector[key] / sentence.own if short else 0.0
         matched: tuple[str, ...] = (sentence.surfaces[key],)
     else:
@@ -922,7 +928,7 @@ def _score(
         strongs = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
         item_strong = sum(b for k, b in zip(shared, strongs) if factors[k] >= STRONG)
         sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strongs) if weights[k] >= STRONG))
-        dot = sum([factors[k] * idfs[k] * vector[k] * _kin(k, factors, sentence) for k in shared])
+        dot = sum([factors[k] * idfs[k] * vector[k] * _kin(k, profile, sentence) for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
     if short and sentence.question and share < SHORT_SHARE and _names_the_item(profile, sentence, shared, idf):

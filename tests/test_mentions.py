@@ -214,6 +214,19 @@ def test_a_number_in_a_commands_arguments_is_no_mention_by_itself() -> None:
     assert set(index.find("curl -s grafana/api/slo | jq .availability == 99.9", strict=True)) == {"slo"}
 
 
+def test_a_names_conventional_short_form_mentions_it() -> None:
+    """The lexicon's short forms of a name (OTEL, psql, kubectl) are the name, inside identifiers too."""
+    otel = "We'll instrument the services with OpenTelemetry and send traces to Tempo instead of Jaeger."
+    assert mention(otel, "OTEL_SERVICE_NAME is set per deployment now", SESSION) is not None
+    assert mention(otel, "the service name is set per deployment now", SESSION) is None
+    pg = "Reports read from the Postgres replica, never from the primary."
+    assert mention(pg, "psql against the replica shows the same lag", SESSION) is not None
+    k8s = "Every service ships as a Kubernetes Deployment with resource limits set."
+    assert mention(k8s, "kubectl shows two pods without limits", SESSION) is not None
+    # a part of another identifier that is no whole name of the item still counts for nothing
+    assert mention("The widget1 panel is frozen.", "widget3_layout got a new margin", SESSION) is None
+
+
 def test_a_short_question_naming_the_items_tool_mentions_it() -> None:
     item = "We'll render the charts with Vega-Lite and drop matplotlib."
     # the words beside the name say how it goes, however rare they are in the session
