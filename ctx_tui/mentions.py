@@ -956,6 +956,8 @@ def _score(
         # a concept the item gives through a word the sentence shares ("pull request" / "merge
         # request" beside *request*) adds no evidence of its own
         evidence = [k for k in shared if not idf.common(k)]
+        if share < SHORT_SHARE and len(soft_surfaces) < CONCEPT_EVIDENCE and all(k in profile.rejected for k in evidence):
+            return 0.0, ()  # one concept beside the alternative the item turns down: no more than that alone
         if all(set(source.split(" ")) & set(evidence) for source in soft_keys) and _another_subject(profile, sentence, evidence):
             return 0.0, ()
     dot += soft

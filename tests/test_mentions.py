@@ -193,6 +193,10 @@ def test_naming_only_the_alternative_the_item_turns_down_is_another_subject() ->
     assert mention(item, "still no Memcached?", SESSION) is not None  # a short question about just that
     # an item that opens with the ban is about what it bans
     assert mention("No print statements in the library code.", "I removed the print statements from the loader", SESSION)
+    # nor does one concept of the lexicon beside it ("squash" gives the item's *rebase*; *commits* is what it turns down)
+    rebase = "I prefer rebasing feature branches onto main over merge commits."
+    assert mention(rebase, "Can you squash the fixup commits?", SESSION) is None
+    assert mention(rebase, "rebased the feature branch onto main, no merge commits", SESSION) is not None
 
 
 def test_a_shared_quantity_alone_is_another_subject() -> None:
