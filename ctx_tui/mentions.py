@@ -346,8 +346,8 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
         return ()
     if "=" in token:
         return tuple(t for part in token.split("=") for t in _chunk_terms(part))
-    same = same_words().get(token.lower()) if "-" in token or "/" in token else None
-    if same is not None:  # ci/cd, end-to-end, e-mail: one word written apart
+    same = same_words().get(token.lower()) if "-" in token or "/" in token or not token.isalpha() else None
+    if same is not None:  # ci/cd, end-to-end, e-mail: one word written apart; k8s, i18n, e2e: a numeronym, not an identifier
         return (Term(same, "word", token),)
     if _URL.match(token) or ("/" in token.strip("/") and not _NUMBER.match(token)) or _EXTENSION.search(token):
         if not any(c.isalnum() for c in token):

@@ -155,6 +155,9 @@ def test_words_written_differently_are_one_term() -> None:
     assert term_keys("the repository") & term_keys("repo")
     assert "set" not in term_keys("settings") and term_keys("settings") == term_keys("setting")
     assert term_keys("end-to-end") & term_keys("e2e")
+    # a numeronym is the word it shortens, not an identifier of its own
+    assert "k8s" in term_keys("k8s") & term_keys("Kubernetes") and "i18n" in term_keys("i18n") & term_keys("internationalization")
+    assert mention("Every service ships as a Kubernetes Deployment with resource limits.", "the k8s manifests lack limits", SESSION)
     assert not term_keys("production") & term_keys("product page")  # the stemmer would make both "product"
 
 
