@@ -187,7 +187,7 @@ _ARTICLES = frozenset("the a an one any our its their this that".split())
 UNITS = frozenset("day hour minut min sec ms week month year kb mb gb tb px hz rps percent time".split())
 
 
-_ZEROS, _ONES, _TWOS = repeat(0), repeat(1), repeat(2)
+_ONES, _TWOS = repeat(1), repeat(2)
 _KEY = attrgetter("key")
 #: A bound is trusted only this far below what it bounds (floating-point rounding).
 _MARGIN = 1.0 - 1e-9
@@ -592,7 +592,7 @@ class _Parsed:
     only a sentence with candidate items is), each key's strongest factor and first surface, whether
     it is short, and its concepts (concept -> {source key or phrase: how it was written})."""
 
-    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted")
+    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed")
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
         self.terms = sentence_terms
@@ -602,6 +602,9 @@ class _Parsed:
         self.concepts: dict[str, dict[str, str]] = {}
         self.owners: dict[str, str] = {}
         self.counted = _counted(text) if any(c.isdigit() for c in text) else frozenset()
+        # once weighted: the plain words, and the keys in :class:`_Sentence`'s ``base`` with their weights there
+        self.plain: list[str] = []
+        self.normed: tuple[list[str], list[float]] = ([], [])
 
     def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
         if self._weighted is not None:
@@ -623,6 +626,9 @@ class _Parsed:
                     self.owners.pop(key, None)
         # content terms as written (an identifier's parts and a number's prefixes are not counted again)
         short = 0 < sum(1 for f in weights.values() if f in (1.0, STRONG)) <= SHORT_TERMS
+        self.plain = [k for k, f in weights.items() if f == 1.0]
+        normed = [(k, f if f < 1.0 else 1.0) for k, f in weights.items() if f != PART]
+        self.normed = ([k for k, _ in normed], [w for _, w in normed])
         self._weighted = (weights, surfaces, short)
         self.terms = []  # no longer needed
         return self._weighted
@@ -662,25 +668,31 @@ class _Sentence:
     sharing one, it does not punish a sentence for naming others ("calculate_proration() handles
     the upgrade case" mentions "support proration on upgrades"). ``owners``: each key that is
     only a part -> the identifier it is a part of.
-    ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item).
+    ``idfs`` holds the IDF of each of its keys (the scoring reads them again per candidate item);
+    ``plain`` its plain words (:func:`_own_words` counts them per candidate item). ``strict`` text
+    matches no concept (:func:`_score`): its ``concepts`` are not worked out.
     """
 
-    __slots__ = ("weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted")
+    __slots__ = (
+        "weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted", "plain"
+    )
 
-    def __init__(self, parsed: _Parsed, idf: _Idf) -> None:
+    def __init__(self, parsed: _Parsed, idf: _Idf, strict: bool = False) -> None:
         weights, self.surfaces, self.short = parsed.weighted()
         self.question = self.short and parsed.question
         self.owners = parsed.owners
         self.counted = parsed.counted
         self.weights = weights
         idfs = self.idfs = dict(zip(weights, idf.of(weights)))
-        self.vector = {k: f * idfs[k] for k, f in weights.items()}
+        self.vector: dict[str, float] = dict(zip(weights, map(_mul, weights.values(), idfs.values())))
         # an identifier counts once: its parts add nothing to the norm (a sentence naming
         # KeychainHelper.save is not four words longer for it)
-        self.base = sum([((f if f < 1.0 else 1.0) * idfs[k]) ** 2 for k, f in weights.items() if f != PART])
+        keys, weak = parsed.normed
+        self.base: float = sum(map(pow, map(_mul, weak, map(idfs.__getitem__, keys)), _TWOS))
         self.own = sum(self.vector.values())
+        self.plain = parsed.plain
         # concept -> {source: (its weight as a plain word, how it was written)}
-        self.concepts = {
+        self.concepts = {} if strict else {
             c: {src: (_source_weight(src, idf), surface) for src, surface in sources.items()}
             for c, sources in parsed.concepts.items()
         }
@@ -711,10 +723,10 @@ def _source_weight(source: str, idf: _Idf) -> float:
 
 
 class Frequencies(Protocol):
-    """What the matcher reads of sentence frequencies: a term key's count (a ``Counter``, or a
-    backward scan's view of the frequencies at one sentence)."""
+    """What the matcher reads of sentence frequencies: a term key's count, 0 for a key never seen
+    (a ``Counter``, or a backward scan's view of the frequencies at one sentence)."""
 
-    def get(self, key: str, default: int, /) -> int: ...
+    def __getitem__(self, key: str, /) -> int: ...
 
 
 def _common_cut(n: int) -> float:
@@ -747,10 +759,10 @@ class _Idf:
 
     def of(self, keys: Iterable[str]) -> Iterator[float]:
         """The IDF of each key, in order: each step a C-level map (no Python frame per key)."""
-        return map(self.log_n.__sub__, map(math.log, map(_add, map(self.df.get, keys, _ZEROS), _ONES)))
+        return map(self.log_n.__sub__, map(math.log, map(_add, map(self.df.__getitem__, keys), _ONES)))
 
     def common(self, key: str) -> bool:
-        return self.df.get(key, 0) > self.cut
+        return self.df[key] > self.cut
 
     def base(self, profile: Profile) -> float:
         """The item's squared norm, identifiers at a plain word's weight (see :class:`_Sentence`)."""
@@ -759,7 +771,7 @@ class _Idf:
             return cached
         # (w * idf) ** 2 summed in the item's order
         value: float = sum(map(pow, map(_mul, profile.weak, self.of(profile.keys)), _TWOS))
-        profile.norm_at = (self.vocab, self.n, value, min(map(self.df.get, profile.keys, _ZEROS), default=0))
+        profile.norm_at = (self.vocab, self.n, value, min(map(self.df.__getitem__, profile.keys), default=0))
         return value
 
     def norm_floor(self, profile: Profile) -> float:
@@ -789,7 +801,7 @@ def similarity(
     """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words
     alone); ``strict`` as for :meth:`MentionIndex.match_sentence`. No index, no cache: what the index must give."""
     idf = _Idf(vocab if vocab is not None else Vocabulary())
-    return _score(profile, _Sentence(_Parsed(terms(sentence), sentence), idf), idf, strict)
+    return _score(profile, _Sentence(_Parsed(terms(sentence), sentence), idf, strict), idf, strict)
 
 
 def _has(source: str, keys: Mapping[str, float]) -> bool:
@@ -836,7 +848,7 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     ("mkdocs.yml has the nav for all 40 pages" is about the MkDocs move).
     """
     owners = sentence.owners
-    if len({owners.get(k, k) for k in evidence}) > 1 and not _one_phrase(profile, evidence):
+    if len(evidence) > 1 and len({owners.get(k, k) for k in evidence}) > 1 and not _one_phrase(profile, evidence):
         return False
     return _own_words(profile, sentence) >= OWN_WORDS
 
@@ -857,7 +869,7 @@ def _one_phrase(profile: Profile, keys: list[str]) -> bool:
 def _own_words(profile: Profile, sentence: _Sentence) -> int:
     """The sentence's plain words the item neither has nor names through a concept."""
     factors, concepts = profile.factors, profile.concepts
-    return sum(1 for k, f in sentence.weights.items() if f == 1.0 and k not in factors and k not in concepts)
+    return len([k for k in sentence.plain if k not in factors and k not in concepts])
 
 
 def _names_the_item(profile: Profile, sentence: _Sentence, shared: list[str], idf: _Idf) -> bool:
@@ -899,7 +911,7 @@ def _score(
     (:meth:`_Idf.norm_floor`) is returned as 0 without computing the item's norm."""
     vector = sentence.vector
     factors = profile.factors
-    shared = [k for k in profile.keys if k in vector]
+    shared = list(filter(vector.__contains__, profile.keys))
     soft, soft_surfaces, soft_keys = (0.0, [], []) if strict or not sentence.concepts else _concept_matches(profile, sentence, idf)
     if not shared:
         if len(soft_surfaces) < CONCEPT_EVIDENCE:
@@ -910,38 +922,46 @@ def _score(
             return 0.0, ()
         return soft / (item_norm * shared_norm), tuple(dict.fromkeys(soft_surfaces))
     idfs, weights = sentence.idfs, sentence.weights
+    df, cut = idf.df, idf.cut  # idf.common(k) is df[k] > cut
     short = sentence.short and not strict and sentence.own
     if len(shared) == 1:  # most candidates: the sums below of one term, without building lists
         key = shared[0]
         factor = factors[key]
-        if (idf.common(key) and len(soft_surfaces) < CONCEPT_EVIDENCE) or (strict and factor < STRONG):
+        if (df[key] > cut and len(soft_surfaces) < CONCEPT_EVIDENCE) or (strict and factor < STRONG):
             return 0.0, ()
         strong = idfs[key] ** 2 * (STRONG * STRONG - 1.0)
         item_strong: float = strong if factor >= STRONG else 0
         sentence_norm = math.sqrt(sentence.base + (strong if weights[key] >= STRONG else 0))
-        dot = factor * idfs[key] * vector[key] * _kin(key, profile, sentence)
+        dot = factor * idfs[key] * vector[key] * (_kin(key, profile, sentence) if factor == PART else 1.0)
         share = vector[key] / sentence.own if short else 0.0
         matched: tuple[str, ...] = (sentence.surfaces[key],)
     else:
-        if all(idf.common(k) for k in shared) and len(soft_surfaces) < CONCEPT_EVIDENCE:
+        if all(df[k] > cut for k in shared) and len(soft_surfaces) < CONCEPT_EVIDENCE:
             return 0.0, ()  # common words alone are never enough, nor one concept
         strongs = [idfs[k] ** 2 * (STRONG * STRONG - 1.0) for k in shared]
         item_strong = sum(b for k, b in zip(shared, strongs) if factors[k] >= STRONG)
         sentence_norm = math.sqrt(sentence.base + sum(b for k, b in zip(shared, strongs) if weights[k] >= STRONG))
-        dot = sum([factors[k] * idfs[k] * vector[k] * _kin(k, profile, sentence) for k in shared])
+        dot = sum([factors[k] * idfs[k] * vector[k] * (_kin(k, profile, sentence) if factors[k] == PART else 1.0) for k in shared])
         share = sum([vector[k] for k in shared]) / sentence.own if short else 0.0
         matched = ()
     if short and sentence.question and share < SHORT_SHARE and _names_the_item(profile, sentence, shared, idf):
         share = SHORT_SHARE
+    dot += soft
+    if floor and share < SHORT_SHARE and sentence_norm:
+        # below the floor even with the item's norm at its lowest since it was last computed: not worth
+        # computing it, nor going through the rules below (all they can do is turn the score to 0)
+        low = idf.norm_floor(profile)
+        if low and dot < floor * _MARGIN * math.sqrt(low * low + item_strong) * sentence_norm:
+            return 0.0, ()
     if not strict and not soft_surfaces:
         # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
         # unless the sentence is a short question about just that ("still no click?", "still 5173?")
-        evidence = [k for k in shared if not idf.common(k)]
+        evidence = [k for k in shared if df[k] <= cut]
         if share < SHORT_SHARE and all(k in profile.rejected for k in evidence):
             return 0.0, ()
         counted = sentence.counted
         if any(k[0] == "#" for k in evidence) and all(k[0] == "#" or k in UNITS or k in counted for k in evidence) and (
-            share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and not idf.common(k) for k in weights)
+            share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and df[k] <= cut for k in weights)
         ):
             return 0.0, ()
         if _another_subject(profile, sentence, evidence):
@@ -950,24 +970,18 @@ def _score(
         # the quantity rule in a command's arguments, where no short question asks about a number:
         # a count, a flag's value or a line number ("head -28") is no mention of "... over 28 days"
         counted = sentence.counted
-        if all(k[0] == "#" or k in UNITS or k in counted for k in shared if not idf.common(k)):
+        if all(k[0] == "#" or k in UNITS or k in counted for k in shared if df[k] <= cut):
             return 0.0, ()
     elif not strict:
         # a concept the item gives through a word the sentence shares ("pull request" / "merge
         # request" beside *request*) adds no evidence of its own
-        evidence = [k for k in shared if not idf.common(k)]
+        evidence = [k for k in shared if df[k] <= cut]
         if share < SHORT_SHARE and len(soft_surfaces) < CONCEPT_EVIDENCE and all(k in profile.rejected for k in evidence):
             return 0.0, ()  # one concept beside the alternative the item turns down: no more than that alone
         if all(set(source.split(" ")) & set(evidence) for source in soft_keys) and _another_subject(profile, sentence, evidence):
             return 0.0, ()
-    dot += soft
     if soft_surfaces:
         matched = tuple(dict.fromkeys([*(sentence.surfaces[k] for k in shared), *soft_surfaces]))
-    if floor and share < SHORT_SHARE and sentence_norm:
-        # below the floor even with the item's norm at its lowest since it was last computed: not worth computing it
-        low = idf.norm_floor(profile)
-        if low and dot < floor * _MARGIN * math.sqrt(low * low + item_strong) * sentence_norm:
-            return 0.0, ()
     item_norm = math.sqrt(idf.base(profile) + item_strong)
     if not item_norm or not sentence_norm:
         return 0.0, ()
@@ -1062,7 +1076,7 @@ class MentionIndex:
         postings, cut = self._postings, _common_cut(n)
         for key in held:
             holders = postings[key]
-            if len(holders) <= MAX_POSTING and df.get(key, 0) <= cut:
+            if len(holders) <= MAX_POSTING and df[key] <= cut:
                 candidates |= holders
         return candidates
 
@@ -1071,7 +1085,7 @@ class MentionIndex:
     ) -> dict[str, Mention]:
         """The ``candidates`` that ``sentence`` (its terms ``parsed``; ``held``: those some item
         holds) mentions, scored with ``idf``."""
-        scored = _Sentence(parsed, idf)
+        scored = _Sentence(parsed, idf, strict)
         if not (scored.concepts and not strict) and not scored.can_reach(held, strict, self.threshold):
             return {}  # no item can share enough of it (concept matches are not bounded there)
         found: dict[str, Mention] = {}

@@ -37,8 +37,8 @@ the older rounds, which the session memory would not keep.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import chain, count
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
 from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
@@ -69,47 +69,53 @@ class _Frequencies:
     """Sentence frequencies of terms at any position of the session's sentences.
 
     ``at(i)`` is what the forward scan's vocabulary held once sentence ``i`` was
-    counted: ``get(key)`` is the number of sentences ``0..i`` holding ``key``.
+    counted: ``at(i)[key]`` is the number of sentences ``0..i`` holding ``key``.
     """
 
-    __slots__ = ("_holders", "_places", "_positions")
+    __slots__ = ("_positions",)
 
     def __init__(self, holders: dict[str, list[int]], places: list[list[int]]) -> None:
-        self._holders = holders  # key -> the distinct sentences holding it
-        self._places = places  # distinct sentence -> its positions
-        self._positions: dict[str, list[int]] = {}
+        self._positions = _Positions(holders, places)
 
     def positions(self, key: str) -> list[int]:
-        found = self._positions.get(key)
-        if found is None:
-            places = self._places
-            found = self._positions[key] = sorted(chain.from_iterable(places[d] for d in self._holders.get(key, ())))
+        return self._positions[key]
+
+    def at(self, position: int, keys: Iterable[str]) -> _At:
+        """The frequencies at ``position``, those of ``keys`` (the sentence's: the matcher reads them all) worked out at once."""
+        return _At(self._positions, position, keys)
+
+
+class _Positions(dict[str, list[int]]):
+    """Term key -> the positions of the sentences holding it, in order (sorted when first asked)."""
+
+    __slots__ = ("_holders", "_places")
+
+    def __init__(self, holders: dict[str, list[int]], places: list[list[int]]) -> None:
+        super().__init__()
+        self._holders = holders  # key -> the distinct sentences holding it
+        self._places = places  # distinct sentence -> its positions
+
+    def __missing__(self, key: str) -> list[int]:
+        places = self._places
+        found = self[key] = sorted(chain.from_iterable(places[d] for d in self._holders.get(key, ())))
         return found
 
-    def at(self, position: int) -> _At:
-        return _At(self, position)
 
+class _At(dict[str, int]):
+    """The frequencies as they stood at one position: ``at[key]`` (a ``Counter``'s missing-key read,
+    all the matcher does). The keys given are found at once (no Python call per key); any other,
+    by :meth:`__missing__`, once, and kept: scoring asks again per candidate item."""
 
-class _At:
-    """The frequencies as they stood at one position (a ``Mapping``'s ``get``, all the matcher reads;
-    each key looked up once: scoring asks again per candidate item)."""
+    __slots__ = ("_positions", "_position")
 
-    __slots__ = ("_frequencies", "_position", "_seen")
-
-    def __init__(self, frequencies: _Frequencies, position: int) -> None:
-        self._frequencies = frequencies
+    def __init__(self, positions: _Positions, position: int, keys: Iterable[str]) -> None:
+        super().__init__(zip(keys, map(bisect_right, map(positions.__getitem__, keys), repeat(position))))
+        self._positions = positions
         self._position = position
-        self._seen: dict[str, int] = {}
 
-    def get(self, key: str, default: int = 0) -> int:
-        seen = self._seen.get(key)
-        if seen is None:
-            frequencies = self._frequencies
-            positions = frequencies._positions.get(key)
-            if positions is None:
-                positions = frequencies.positions(key)
-            seen = self._seen[key] = bisect_right(positions, self._position)
-        return seen or default
+    def __missing__(self, key: str) -> int:
+        seen = self[key] = bisect_right(self._positions[key], self._position)
+        return seen
 
 
 class _Unit:
@@ -265,7 +271,7 @@ class _Scan:
         held = parsed.keys & index._postings.keys()
         if not held:
             return {}
-        df = self.frequencies.at(position)
+        df = self.frequencies.at(position, parsed.keys)
         n = position + 1
         candidates = index.candidates(held, df, n)
         if only is not None:
@@ -330,13 +336,10 @@ class _Scan:
 
     def open_items(self, unit: _Unit) -> frozenset[str]:
         """The items some sentence of ``unit`` may mention."""
-        open_ = self.open
-        out: frozenset[str] = frozenset()
-        for start, size in unit.texts:
-            for position in range(start, start + size):
-                if position in open_:
-                    out = out | self.items_of(position)
-        return out
+        open_, items_of = self.open, self.items_of
+        return frozenset().union(
+            *[items_of(p) for start, size in unit.texts for p in range(start, start + size) if p in open_]
+        )
 
 
 def latest_occurrences(
