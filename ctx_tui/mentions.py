@@ -102,6 +102,14 @@ PREFIX = 1.0
 CONCEPT = 0.8
 #: Shared concepts (none of them common) that make evidence without a shared word.
 CONCEPT_EVIDENCE = 2
+#: A *paraphrase* says part of the item in words of its own: it names one of the item's concepts
+#: through other words (with one more piece of evidence: a shared word that is not common, or a
+#: second concept). Its cosine counts ``1 / PARAPHRASE`` times: a sentence sharing the item's words
+#: in another context ("keep the changelog in a separate file") shares no concept that way, a loose
+#: paraphrase does so by definition ("credentials go to the secure storage now"). The lowest bar
+#: that changes nothing on the tune split of tests/eval (0.75 let a filler sentence keep a silent
+#: item alive there).
+PARAPHRASE = 0.8
 #: A sentence of at most this many content terms is *short* ("cents everywhere?"): its subject is
 #: implicit, so it mentions an item when the item holds most of what it says (:data:`SHORT_SHARE`).
 SHORT_TERMS = 4
@@ -920,7 +928,7 @@ def _score(
         item_norm = math.sqrt(idf.base(profile))
         if not item_norm or not shared_norm:
             return 0.0, ()
-        return soft / (item_norm * shared_norm), tuple(dict.fromkeys(soft_surfaces))
+        return min(1.0, soft / (item_norm * shared_norm) / PARAPHRASE), tuple(dict.fromkeys(soft_surfaces))
     idfs, weights = sentence.idfs, sentence.weights
     df, cut = idf.df, idf.cut  # idf.common(k) is df[k] > cut
     short = sentence.short and not strict and sentence.own
@@ -947,6 +955,8 @@ def _score(
     if short and sentence.question and share < SHORT_SHARE and _names_the_item(profile, sentence, shared, idf):
         share = SHORT_SHARE
     dot += soft
+    if soft_surfaces:
+        floor *= PARAPHRASE  # the paraphrase's cosine counts more (below)
     if floor and share < SHORT_SHARE and sentence_norm:
         # below the floor even with the item's norm at its lowest since it was last computed: not worth
         # computing it, nor going through the rules below (all they can do is turn the score to 0)
@@ -986,6 +996,8 @@ def _score(
     if not item_norm or not sentence_norm:
         return 0.0, ()
     score = dot / (item_norm * sentence_norm)
+    if soft_surfaces:
+        score = min(1.0, score / PARAPHRASE)  # a paraphrase (see PARAPHRASE)
     if share >= SHORT_SHARE:
         score = max(score, share * THRESHOLD / SHORT_SHARE)
     return score, matched or tuple(dict.fromkeys([sentence.surfaces[k] for k in shared]))

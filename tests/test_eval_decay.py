@@ -46,9 +46,9 @@ def test_the_set_is_big_and_varied(evaluation) -> None:  # noqa: ANN001
 
 def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.REPORT))
-    assert figures.precision >= 0.95 and figures.f1 >= 0.89, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.95 and figures.f1 >= 0.91, (figures.precision, figures.recall, figures.f1)
     recall = {style: rate for style, (_, _, rate, _) in figures.by_style.items()}
-    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.5
+    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.59
     assert recall["identifier"] >= 0.85 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
     assert recall["negative"] >= 0.93  # hard negatives rejected
 
@@ -62,7 +62,7 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.93 and figures.f1 >= 0.82, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.93 and figures.f1 >= 0.85, (figures.precision, figures.recall, figures.f1)
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001

@@ -11,7 +11,7 @@ from ctx_tui.concepts import concept_entries, parse_concepts, same_words
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import analyze
 from ctx_tui.memory.items import TrackedItem
-from ctx_tui.mentions import MentionIndex, Vocabulary, is_followup, mention, search_terms, sentences, term_keys, terms
+from ctx_tui.mentions import THRESHOLD, MentionIndex, Vocabulary, is_followup, mention, search_terms, sentences, term_keys, terms
 from ctx_tui.window import Session
 
 SESSION_TEXTS = [
@@ -172,6 +172,17 @@ def test_the_lexicon_links_a_tool_to_what_people_call_it() -> None:
 def test_one_shared_concept_alone_is_never_a_mention() -> None:
     item = "Use Playwright for the browser tests."
     assert mention(item, "Cypress is popular these days", SESSION) is None  # both e2e tools, nothing else shared
+
+
+def test_a_paraphrase_in_other_words_needs_less_of_the_cosine() -> None:
+    item = "Store the API tokens in Vault and never in the repository."
+    # credentials / tokens and secrets manager / Vault: the item said in other words (cosine 0.27, under
+    # the threshold, counted 1 / PARAPHRASE times)
+    found = mention(item, "the credentials sit in the secrets manager now, nothing sensitive is checked in", SESSION)
+    assert found is not None and "secrets manager" in found.matched and found.score >= THRESHOLD
+    # the same words in another context, with no concept named through other words: no paraphrase
+    assert mention(item, "the vault in the bank downtown was robbed", SESSION) is None
+    assert mention("Use Playwright for the browser tests.", "Cypress is popular these days", SESSION) is None
 
 
 def test_bm25_terms_have_no_concepts() -> None:
