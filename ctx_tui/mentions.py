@@ -73,7 +73,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
@@ -905,6 +905,14 @@ def _kin(key: str, profile: Profile, sentence: _Sentence) -> float:
     return 1.0
 
 
+def strict_may_mention(profile: Profile, keys: Container[str]) -> bool:
+    """Whether ``strict`` text holding the term ``keys`` (its words, not its concepts) can mention the
+    item whatever the frequencies: :func:`_score` needs a shared identifier, path or number there, or
+    two shared terms (strict text matches no concept). A scan that sees a sentence many times asks once."""
+    shared = [k for k in profile.keys if k in keys]
+    return len(shared) > 1 or (len(shared) == 1 and profile.factors[shared[0]] >= STRONG)
+
+
 def _score(
     profile: Profile, sentence: _Sentence, idf: _Idf, strict: bool = False, floor: float = 0.0
 ) -> tuple[float, tuple[str, ...]]:
@@ -920,7 +928,13 @@ def _score(
     vector = sentence.vector
     factors = profile.factors
     shared = list(filter(vector.__contains__, profile.keys))
-    soft, soft_surfaces, soft_keys = (0.0, [], []) if strict or not sentence.concepts else _concept_matches(profile, sentence, idf)
+    concepts = sentence.concepts
+    soft_surfaces: list[str]
+    soft_keys: list[str]
+    if strict or not concepts or concepts.keys().isdisjoint(profile.concepts):
+        soft, soft_surfaces, soft_keys = 0.0, [], []  # no concept both name
+    else:
+        soft, soft_surfaces, soft_keys = _concept_matches(profile, sentence, idf)
     if not shared:
         if len(soft_surfaces) < CONCEPT_EVIDENCE:
             return 0.0, ()

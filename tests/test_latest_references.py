@@ -22,7 +22,8 @@ from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, ItemType, TrackedItem
 from ctx_tui.memory.latest_references import latest_occurrences
 from ctx_tui.memory.references import mentions as can_mention
 from ctx_tui.memory.references import occurrences, texts_of
-from ctx_tui.mentions import sentences
+from ctx_tui.mentions import Profile, Vocabulary, sentences, similarity, strict_may_mention, term_keys
+from ctx_tui.transcripts.model import Kind
 from ctx_tui.window import Session
 
 from conftest import ALL_FIXTURES, fixture
@@ -115,3 +116,27 @@ def test_no_items_reads_nothing() -> None:
     session = _session(ALL_FIXTURES[0])
     assert latest_occurrences([], session.entries, 0, 1) == {}
 
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES[:2])
+def test_strict_text_that_cannot_mention_an_item_scores_zero(name: str) -> None:
+    """The scan skips a command's sentence for the items :func:`strict_may_mention` rules out: for
+    each of them the score is 0 whatever the frequencies (here the whole session's, and none)."""
+    session = _session(name)
+    commands = list(dict.fromkeys(
+        s for entry in session.entries if entry.kind is Kind.TOOL_CALL and can_mention(entry)
+        for text in texts_of(entry) for s in sentences(text)
+    ))[:400]
+    vocab = Vocabulary(texts_of_entry for entry in session.entries if can_mention(entry) for texts_of_entry in texts_of(entry))
+    profiles = [Profile(item.content) for item in _cut_items(session, 40)]
+    ruled_out = kept = 0
+    for sentence in commands:
+        words = {k for k in term_keys(sentence) if not k.startswith("~")}
+        for profile in profiles:
+            if strict_may_mention(profile, words):
+                kept += 1
+                continue
+            ruled_out += 1
+            for frequencies in (vocab, None):
+                assert similarity(profile, sentence, frequencies, strict=True)[0] == 0.0, (sentence, profile.text)
+    assert ruled_out and kept

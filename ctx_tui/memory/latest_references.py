@@ -32,6 +32,10 @@ transcript order) from where the item was settled: the statuses
 stores, are the same (``tests/test_latest_references.py`` compares them on
 real transcripts); only ``ItemStatus.referenced_rounds`` may hold fewer of
 the older rounds, which the session memory would not keep.
+
+Over 400 lines: the scan's parts (the frequencies at a position, the
+sentences' numbering, the per-item stopping rule, the follow-up chains) are
+one algorithm whose invariants span them; apart, each would need the others' internals.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from ctx_tui.mentions import (
     _Parsed,
     is_followup,
     sentences,
+    strict_may_mention,
 )
 from ctx_tui.transcripts.model import Entry, Kind
 
@@ -174,6 +179,7 @@ class _Scan:
         # its entry when matched)
         self.texts: list[str | None] = []
         self._items: dict[int, frozenset[str]] = {}  # distinct sentence -> those items, once asked for
+        self._strict: dict[int, frozenset[str]] = {}  # distinct sentence -> those strict text there may mention
         self._alike: dict[frozenset[str], frozenset[str]] = {}  # one set for all alike
         holders: dict[str, list[int]] = {}  # term key -> the distinct sentences holding it
 
@@ -244,6 +250,18 @@ class _Scan:
             items = self._items[d] = self._alike.setdefault(items, items)
         return items
 
+    def strict_items(self, position: int) -> frozenset[str]:
+        """The items the sentence at ``position`` may mention as strict text (:func:`strict_may_mention`:
+        whatever the frequencies there; most of a command's words are plain)."""
+        d = self.ids[position]
+        items = self._strict.get(d)
+        if items is None:
+            keys = {k for k in self.parsed(position).keys if k[0] != "~"}  # its words, not its concepts
+            profiles = self.index.profiles
+            items = frozenset([i for i in self.items_of(position) if strict_may_mention(profiles[i], keys)])
+            items = self._strict[d] = self._alike.setdefault(items, items)
+        return items
+
     def parsed(self, position: int) -> _Parsed:
         """The terms of the sentence at ``position`` (the last one kept: it is matched next)."""
         at, parsed = self._parsed
@@ -295,9 +313,13 @@ class _Scan:
                     evidence = _evidence(self.sentence(position))
                     for item in previous:
                         found[item] = Mention(threshold, evidence, (), followup=True)
-                if position not in open_ or (only is not None and only.isdisjoint(self.items_of(position))):
+                if position not in open_:
+                    continue  # no item can be mentioned there
+                may = self.strict_items(position) if strict else self.items_of(position)
+                asked = may if only is None else only & may
+                if not asked:
                     continue  # no item asked for can be mentioned there
-                for item, hit in self.match(position, strict, only).items():
+                for item, hit in self.match(position, strict, asked).items():
                     best = found.get(item)
                     if best is None or hit.score > best.score:
                         found[item] = hit
@@ -336,7 +358,8 @@ class _Scan:
 
     def open_items(self, unit: _Unit) -> frozenset[str]:
         """The items some sentence of ``unit`` may mention."""
-        open_, items_of = self.open, self.items_of
+        open_ = self.open
+        items_of = self.strict_items if unit.entry.kind is Kind.TOOL_CALL else self.items_of
         return frozenset().union(
             *[items_of(p) for start, size in unit.texts for p in range(start, start + size) if p in open_]
         )
