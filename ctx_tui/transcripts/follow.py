@@ -98,8 +98,9 @@ class Follower:
         Reads go through a ``CHUNK``-byte buffer with ``readline(CHUNK)``, so a
         line longer than that arrives in pieces that are held and joined; the
         C-level readline is several times faster than splitting chunks here.
-        The loop keeps its position in locals (written back as it ends, or
-        when the caller drops the iterator): a 100 MB transcript has 270k lines.
+        The position is the file's (``tell()``), written back as the loop ends
+        or the caller drops the iterator: no count per line (a 100 MB
+        transcript has 270k lines).
         """
         self.bytes_read = 0
         if self.identity is None:
@@ -119,11 +120,10 @@ class Follower:
                     self.offset = self.bytes_read = len(BOM)
             except OSError:
                 return
-            start = offset = self.offset
+            start = self.offset
             partial_line = bool(self._held) or self._discarding  # a line began in an earlier read
             try:
                 for line in iter(partial(fh.readline, CHUNK), b""):
-                    offset += len(line)
                     if line[-1] == 10 and not partial_line:
                         yield line  # the common case: a whole line
                         continue
@@ -146,6 +146,10 @@ class Follower:
             except OSError:
                 return
             finally:
+                try:
+                    offset = fh.tell()  # the bytes consumed: whole lines yielded and the held start of the next
+                except (OSError, ValueError):
+                    offset = start
                 self.offset = offset
                 self.bytes_read += offset - start
 
