@@ -35,7 +35,8 @@ SOURCES = {
     "codex-unredacted": FIXTURES / CODEX_FULL,
 }
 _UUID = re.compile(rb"[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
-_IDS = re.compile(rb"\b((?:msg|toolu|call|req)_[A-Za-z0-9_]+)")
+#: Message, tool-call and request ids (not the ``call_id`` key Codex writes before each call id).
+_IDS = re.compile(rb"\b((?:msg|toolu|call|req)_(?!id\b)[A-Za-z0-9_]+)")
 
 FLOOR_CODE = """
 import sys, orjson
