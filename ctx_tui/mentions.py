@@ -49,7 +49,9 @@ or a quantity alone (numbers, :data:`UNITS` and the words written next to a numb
 "6 attempts", "version 3": :func:`_counted`), or one distinctive term in a
 sentence with :data:`OWN_WORDS` plain words of its own ("the iOS simulator crashes on launch"
 against "Minimum iOS version stays 15": :func:`_another_subject`). A short question naming one of
-the item's names (:func:`_names`: "Playwright suite green?") mentions it (:func:`_names_the_item`).
+the item's names (:func:`_names`: "Playwright suite green?") mentions it (:func:`_names_the_item`),
+and so does a command line that runs one (:func:`_runs_the_item`: ``npx playwright test
+--project=chromium``; what a command runs is :mod:`ctx_tui.command_lines`' to say).
 
 **Sentences**: text is matched sentence by sentence (lines, then sentence
 punctuation); the best sentence is the evidence. A short sentence that opens
@@ -84,9 +86,10 @@ from typing import Literal, Protocol
 
 import snowballstemmer
 
+from ctx_tui.command_lines import GENERIC, run_words
 from ctx_tui.concepts import concept_entries, same_words
 
-TermKind = Literal["word", "part", "strong", "prefix", "concept"]
+TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
 
 #: Weight factor of identifiers, paths, URLs and numbers (a plain word is 1).
 STRONG = 2.0
@@ -145,6 +148,8 @@ PARSED_CACHE = 4096
 PARSED_CACHE_CHARS = 240
 #: Longest sentence kept as evidence in a :class:`Mention`.
 EVIDENCE_CHARS = 240
+#: Key prefix of a word a command line runs (``$playwright`` of ``npx playwright test``).
+RUN = "$"
 
 #: English function words (articles, pronouns, auxiliaries, prepositions,
 #: conjunctions, fillers) and the most generic verbs. Grammar, not domain: no
@@ -200,7 +205,8 @@ _KEY = attrgetter("key")
 #: A bound is trusted only this far below what it bounds (floating-point rounding).
 _MARGIN = 1.0 - 1e-9
 
-_FACTORS: dict[str, float] = {"word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX, "concept": CONCEPT}
+_FACTORS: dict[str, float] = {
+    "word": 1.0, "part": PART, "strong": STRONG, "prefix": PREFIX, "concept": CONCEPT, "run": 0.0, "loose_run": 0.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,11 +393,19 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
 
 def terms(text: str, concepts: bool = True) -> list[Term]:
     """Every term of ``text`` in order (repeats kept: BM25 counts them), then the lexicon's concepts
-    of them (``concepts=False``: without)."""
+    of them and the words its command lines run (:func:`~ctx_tui.command_lines.run_words`, key
+    ``$word``; ``concepts=False``: neither)."""
     out: list[Term] = []
     for chunk in _CHUNK.findall(text[:MAX_CHARS]):
         out.extend(_chunk_terms(chunk))
-    return _with_concepts(out) if concepts else out
+    if not concepts:
+        return out
+    out = _with_concepts(out)
+    certain, loose = run_words(text[:MAX_CHARS])
+    if certain or loose:
+        out.extend(Term(RUN + w, "run", w) for w in certain)
+        out.extend(Term(RUN + w, "loose_run", w) for w in loose)
+    return out
 
 
 def term_keys(text: str) -> frozenset[str]:
@@ -482,7 +496,9 @@ class Profile:
     lexicon the item names -> the keys or phrases of the item that give it.
     """
 
-    __slots__ = ("text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places", "whole_words")
+    __slots__ = (
+        "text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places", "whole_words", "tools"
+    )
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -510,24 +526,27 @@ class Profile:
         self.length = math.sqrt(sum(w * w for w in self.weak))
         self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
         self.rejected = _rejected(text)
-        self.names = _names(text)
+        runs = _name_runs(text)
+        self.names = _names(runs)
+        self.tools = _tool_names(runs, text, self.rejected)
 
     def index_keys(self) -> Iterator[str]:
-        """Every key the item can be found by: its terms and its concepts."""
+        """Every key the item can be found by: its terms, its concepts and its names as run words."""
         yield from self.factors
         yield from self.concepts
+        yield from dict.fromkeys(RUN + w for name in self.tools for w in name)
 
 
 _TOKEN = re.compile(r"\S+")
 _CLAUSE_END = re.compile(r"[.;:!?\u2014]['\")\]]*$")
 
 
-def _names(text: str) -> tuple[frozenset[str], ...]:
-    """The names the item writes, each as its term keys: a word capitalised inside a sentence
-    (*Playwright*, *Metabase*, *Keychain*), an acronym (*DAG*, *VAT*), a function (``sleep()``);
-    consecutive capitalised plain words are one name (*Conventional Commits*: *commits* alone is a word).
-    A short question naming one ("Playwright suite green?") is about the item (:func:`_names_the_item`)."""
-    runs: list[list[str]] = []
+def _name_runs(text: str) -> list[tuple[list[str], bool]]:
+    """The names the item writes as written, each with whether it is a function: a word capitalised
+    inside a sentence (*Playwright*, *Metabase*, *Keychain*), an acronym (*DAG*, *VAT*), a function
+    (``sleep()``); consecutive capitalised plain words are one name (*Conventional Commits*: *commits*
+    alone is a word)."""
+    runs: list[tuple[list[str], bool]] = []
     start = True
     joined = False  # the previous token was a name and no punctuation ends it
     for match in _TOKEN.finditer(text):
@@ -538,15 +557,40 @@ def _names(text: str) -> tuple[frozenset[str], ...]:
         if letters and ((not start and core[0].isupper()) or acronym or token.lstrip("`'\"").startswith(core + "(")):
             word = core.isalpha() and not acronym and not _CAMEL.search(core)
             if joined and word:
-                runs[-1].append(core)
+                runs[-1][0].append(core)
             else:
-                runs.append([core])
+                runs.append(([core], token.lstrip("`'\"").startswith(core + "(")))
             joined = word and core == token.strip("'\"`*")
         else:
             joined = False
         start = _CLAUSE_END.search(token) is not None
-    names = (frozenset(t.key for t in terms(" ".join(run), concepts=False) if t.kind in ("word", "strong")) for run in runs)
+    return runs
+
+
+def _names(runs: list[tuple[list[str], bool]]) -> tuple[frozenset[str], ...]:
+    """The item's names (:func:`_name_runs`), each as its term keys. A short question naming one
+    ("Playwright suite green?") is about the item (:func:`_names_the_item`)."""
+    names = (frozenset(t.key for t in terms(" ".join(run), concepts=False) if t.kind in ("word", "strong")) for run, _ in runs)
     return tuple(dict.fromkeys(name for name in names if name))
+
+
+_CODE_WORD = re.compile(r"`([a-z][a-z0-9._-]*)`")
+
+
+def _tool_names(runs: list[tuple[list[str], bool]], text: str, rejected: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The item's names a command line can run, each as its lower-case words: the names of
+    :func:`_name_runs` but functions (``sleep()`` is no program), and a bare word in backticks
+    (`` `uv` ``). Not a name the item turns down (:func:`_rejected`: *Sphinx* of "moving from Sphinx
+    to MkDocs"), nor one of programs every session runs alone (:data:`~ctx_tui.command_lines.GENERIC`:
+    *Python* of "must run on Python 3.9", *Git*; *Docker Compose* is a name)."""
+    found: list[frozenset[str]] = []
+    written = [run for run, function in runs if not function] + [[w] for w in _CODE_WORD.findall(text)]
+    for run in written:
+        words = frozenset(w.lower().removesuffix("'s").removesuffix("\u2019s") for w in run)
+        if words <= GENERIC or (rejected and set(search_terms(" ".join(run))) <= rejected):
+            continue
+        found.append(words)
+    return tuple(dict.fromkeys(found))
 
 
 def _rejected(text: str) -> frozenset[str]:
@@ -598,9 +642,10 @@ class _Parsed:
     """What a sentence's text alone says (cached per text: :func:`_parse`): its distinct term keys
     (what the vocabulary counts, the lexicon's concepts included) and, once asked (:meth:`weighted`:
     only a sentence with candidate items is), each key's strongest factor and first surface, whether
-    it is short, and its concepts (concept -> {source key or phrase: how it was written})."""
+    it is short, its concepts (concept -> {source key or phrase: how it was written}) and the words
+    its command lines run (``runs``; ``loose_runs``: of segments only a tool call's text reads as commands)."""
 
-    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed")
+    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs")
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
         self.terms = sentence_terms
@@ -613,6 +658,8 @@ class _Parsed:
         # once weighted: the plain words, and the keys in :class:`_Sentence`'s ``base`` with their weights there
         self.plain: list[str] = []
         self.normed: tuple[list[str], list[float]] = ([], [])
+        self.runs: frozenset[str] = frozenset()
+        self.loose_runs: frozenset[str] = frozenset()
 
     def weighted(self) -> tuple[dict[str, float], dict[str, str], bool]:
         if self._weighted is not None:
@@ -624,6 +671,10 @@ class _Parsed:
             key = term.key
             if term.kind == "concept":
                 concepts.setdefault(key, {})[term.source] = term.surface
+            elif term.kind == "run":  # a word a command line runs
+                self.runs |= {term.surface}
+            elif term.kind == "loose_run":
+                self.loose_runs |= {term.surface}
             elif term.factor > weights.get(key, 0.0):
                 weights[key] = term.factor
                 if key not in surfaces:
@@ -682,7 +733,8 @@ class _Sentence:
     """
 
     __slots__ = (
-        "weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted", "plain"
+        "weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted", "plain",
+        "runs",
     )
 
     def __init__(self, parsed: _Parsed, idf: _Idf, strict: bool = False) -> None:
@@ -699,6 +751,8 @@ class _Sentence:
         self.base: float = sum(map(pow, map(_mul, weak, map(idfs.__getitem__, keys)), _TWOS))
         self.own = sum(self.vector.values())
         self.plain = parsed.plain
+        # the words its commands run; in a tool call's text also those of segments read as commands there
+        self.runs = parsed.runs | parsed.loose_runs if strict else parsed.runs
         # concept -> {source: (its weight as a plain word, how it was written)}
         self.concepts = {} if strict else {
             c: {src: (_source_weight(src, idf), surface) for src, surface in sources.items()}
@@ -809,7 +863,11 @@ def similarity(
     """The score of ``profile`` against ``sentence`` and the matched surfaces (empty when common words
     alone); ``strict`` as for :meth:`MentionIndex.match_sentence`. No index, no cache: what the index must give."""
     idf = _Idf(vocab if vocab is not None else Vocabulary())
-    return _score(profile, _Sentence(_Parsed(terms(sentence), sentence), idf, strict), idf, strict)
+    scored = _Sentence(_Parsed(terms(sentence), sentence), idf, strict)
+    score, matched = _score(profile, scored, idf, strict)
+    if score < THRESHOLD and profile.tools and scored.runs:
+        return _runs_the_item(profile, scored, idf, score, matched)
+    return score, matched
 
 
 def _has(source: str, keys: Mapping[str, float]) -> bool:
@@ -892,6 +950,21 @@ def _names_the_item(profile: Profile, sentence: _Sentence, shared: list[str], id
     return _own_words(profile, sentence) < OWN_WORDS
 
 
+def _runs_the_item(
+    profile: Profile, sentence: _Sentence, idf: _Idf, score: float, matched: tuple[str, ...]
+) -> tuple[float, tuple[str, ...]]:
+    """``score`` and ``matched``, or the threshold and the name where the sentence's command line runs
+    one of the item's names (:func:`_tool_names`): its program, subcommand, an installed package or
+    what the program belongs to (``npx playwright test --project=chromium`` runs *Playwright*;
+    ``west build -b <board>`` runs *Zephyr*; ``docker compose up`` *Docker Compose*) — however rare
+    its other words are. Not where every such command of the session runs it (:data:`COMMON_SHARE`)."""
+    runs, df, cut = sentence.runs, idf.df, idf.cut
+    for name in profile.tools:
+        if name <= runs and any(df[RUN + w] <= cut for w in name):
+            return THRESHOLD, tuple(sorted(name))  # the shared words alone (a bound may have cut them short)
+    return score, matched
+
+
 def _kin(key: str, profile: Profile, sentence: _Sentence) -> float:
     """1, or 0 for a part both sides hold only as a part of different identifiers: ``widget1`` is not
     ``widget3``, ``UserDefaultsStore`` not ``UserDefaults`` (a part counts where the item writes the
@@ -908,9 +981,12 @@ def _kin(key: str, profile: Profile, sentence: _Sentence) -> float:
 def strict_may_mention(profile: Profile, keys: Container[str]) -> bool:
     """Whether ``strict`` text holding the term ``keys`` (its words, not its concepts) can mention the
     item whatever the frequencies: :func:`_score` needs a shared identifier, path or number there, or
-    two shared terms (strict text matches no concept). A scan that sees a sentence many times asks once."""
+    two shared terms (strict text matches no concept), or a command running one of its names
+    (:func:`_runs_the_item`). A scan that sees a sentence many times asks once."""
     shared = [k for k in profile.keys if k in keys]
-    return len(shared) > 1 or (len(shared) == 1 and profile.factors[shared[0]] >= STRONG)
+    if len(shared) > 1 or (len(shared) == 1 and profile.factors[shared[0]] >= STRONG):
+        return True
+    return any(all(RUN + w in keys for w in name) for name in profile.tools)  # a command running its name
 
 
 def _score(
@@ -1112,11 +1188,15 @@ class MentionIndex:
         """The ``candidates`` that ``sentence`` (its terms ``parsed``; ``held``: those some item
         holds) mentions, scored with ``idf``."""
         scored = _Sentence(parsed, idf, strict)
-        if not (scored.concepts and not strict) and not scored.can_reach(held, strict, self.threshold):
-            return {}  # no item can share enough of it (concept matches are not bounded there)
+        runs = scored.runs and any(RUN + w in self._postings for w in scored.runs)
+        if not (scored.concepts and not strict) and not runs and not scored.can_reach(held, strict, self.threshold):
+            return {}  # no item can share enough of it (concept matches and run names are not bounded there)
         found: dict[str, Mention] = {}
         for item in candidates:
-            score, matched = _score(self.profiles[item], scored, idf, strict, self.threshold)
+            profile = self.profiles[item]
+            score, matched = _score(profile, scored, idf, strict, self.threshold)
+            if score < THRESHOLD and profile.tools and scored.runs:
+                score, matched = _runs_the_item(profile, scored, idf, score, matched)
             if matched and score >= self.threshold:
                 found[item] = Mention(score, _evidence(sentence), matched)
         return found

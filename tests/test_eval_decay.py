@@ -62,7 +62,8 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.93 and figures.f1 >= 0.85, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.93 and figures.f1 >= 0.87, (figures.precision, figures.recall, figures.f1)
+    assert figures.by_style["identifier"][2] >= 0.8  # command lines running the item's tool
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
@@ -74,7 +75,7 @@ def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.86 and tp / (tp + fn) >= 0.97, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.9 and tp / (tp + fn) >= 0.97, [s.wrong for s in figures]
 
 
 def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
