@@ -185,15 +185,32 @@ def test_a_paraphrase_in_other_words_needs_less_of_the_cosine() -> None:
     assert mention("Use Playwright for the browser tests.", "Cypress is popular these days", SESSION) is None
 
 
+@pytest.mark.parametrize(
+    ("item", "sentence"),
+    [
+        # databases: a transaction is what makes writes atomic
+        ("Wrap every write to the ledger in one database transaction.", "the two updates to the ledger have to be atomic, commit or roll back together"),
+        # git: to land on the trunk is to merge to main
+        ("Nobody merges to main without an approved review.", "don't land your branch on the trunk before someone signs off"),
+        # concurrency: a mutex is a lock, a data race is threads racing
+        ("Guard the shared cache with a mutex; we saw a data race in the worker pool.", "the threads still race on the cache map, take the lock before writing"),
+        # background work: a background job is a Celery task
+        ("Resize uploaded images to thumbnails in a background job.", "the picture scaling happens in a Celery task after the upload"),
+    ],
+)
+def test_the_lexicon_covers_domains_beyond_the_evaluation_sets(item: str, sentence: str) -> None:
+    assert mention(item, sentence, SESSION) is not None
+
+
 def test_bm25_terms_have_no_concepts() -> None:
     assert not any(k.startswith("~") for k in search_terms("credentials in the Keychain, run the Playwright suite"))
 
 
 def test_the_packaged_lexicon_is_broad_and_well_formed() -> None:
     entries = concept_entries()
-    assert len(entries) >= 250 and sum(len(t) for _, t in entries) >= 2000
+    assert len(entries) >= 450 and sum(len(t) for _, t in entries) >= 3900
     assert len({name for name, _ in entries}) == len(entries)  # one line per concept
-    assert len(same_words()) >= 200
+    assert len(same_words()) >= 340
     with pytest.raises(ValueError, match="concepts.txt:2"):
         parse_concepts("# header\nno colon here\n")
     # a phrase of function words and one content word would stand for every use of that word: dropped
