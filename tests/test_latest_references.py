@@ -13,17 +13,22 @@ on sessions of any size.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+import orjson
 import pytest
 
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import ItemStatus, analyze, status_of
 from ctx_tui.memory.extract import extract_items
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, ItemType, TrackedItem
+from ctx_tui.memory import latest_references
 from ctx_tui.memory.latest_references import latest_occurrences
 from ctx_tui.memory.references import mentions as can_mention
-from ctx_tui.memory.references import occurrences, texts_of
+from ctx_tui.memory.references import Reference, occurrences, texts_of
 from ctx_tui.mentions import Profile, Vocabulary, sentences, similarity, strict_may_mention, term_keys
-from ctx_tui.transcripts.model import Kind
+from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
 
 from conftest import ALL_FIXTURES, fixture
@@ -140,3 +145,42 @@ def test_strict_text_that_cannot_mention_an_item_scores_zero(name: str) -> None:
             for frequencies in (vocab, None):
                 assert similarity(profile, sentence, frequencies, strict=True)[0] == 0.0, (sentence, profile.text)
     assert ruled_out and kept
+
+
+
+def _latest(session: Session, items: list[TrackedItem], entries: list[Entry], cache: Path | None) -> dict[str, list[Reference]]:
+    state = session.state()
+    live_from = state.live[0].entry.seq if state.live else 1 << 62
+    return latest_occurrences(items, entries, live_from, state.rounds, Config().decay.reference_threshold, cache=cache)
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_a_scan_cache_gives_the_same_references(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hits kept by a job on the session as it was (a prefix of its entries, other items) and taken by
+    the next job give what a scan without a cache gives; so does a cache of a session whose earlier
+    entries read differently now, or a broken file; the next job matches only what is new."""
+    session = _session(name)
+    entries = list(session.entries)
+    items = _cut_items(session, 40)
+    expected = _latest(session, items, entries, None)
+    cache = tmp_path / "s.scan.json"
+    for cut in (len(entries) // 2, len(entries) - 3, len(entries)):
+        _latest(session, items[: len(items) * 3 // 4], entries[:cut], cache)  # the earlier job, fewer items
+        assert cache.is_file()
+        assert _latest(session, items, entries, cache) == expected
+    kept = orjson.loads(cache.read_bytes())
+    assert kept["units"] and len(kept["digests"]) == sum(1 for e in entries if can_mention(e) and texts_of(e))
+    # all kept now: the same again, matching nothing
+    matched: list[int] = []
+    match = latest_references._Scan.match
+    monkeypatch.setattr(latest_references._Scan, "match", lambda self, *a: matched.append(1) or match(self, *a))
+    assert _latest(session, items, entries, cache) == expected
+    assert not matched
+    monkeypatch.undo()
+    # an earlier entry that reads differently now: nothing from it on is taken from the cache
+    first = next(n for n, e in enumerate(entries) if can_mention(e) and e.kind is Kind.USER and e.text)
+    changed = [*entries[:first], replace(entries[first], text=entries[first].text + " Kubernetes pods"), *entries[first + 1 :]]
+    assert _latest(session, items, changed, cache) == _latest(session, items, changed, None)
+    for broken in (b"{", b"[]", orjson.dumps({**kept, "units": [[0, [0], [[0, "x"]]]]}), orjson.dumps({**kept, "threshold": 0.1})):
+        cache.write_bytes(broken)
+        assert _latest(session, items, entries, cache) == expected

@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Literal
 
 from ctx_tui.config import Config
@@ -241,18 +242,22 @@ def analyze(
     current_round: int,
     config: Config,
     latest_only: bool = False,
+    scan_cache: Path | None = None,
 ) -> list[ItemStatus]:
     """Statuses of the active (not dismissed) items, highest attention risk first.
 
     ``latest_only`` (a one-off job, ``current_round`` the session's last): read only the references
     the statuses need, from the end (:mod:`ctx_tui.memory.latest_references`; the same statuses,
-    ``referenced_rounds`` holding at least the latest ones the session memory keeps)."""
+    ``referenced_rounds`` holding at least the latest ones the session memory keeps), with what an
+    earlier job kept in ``scan_cache`` (:mod:`ctx_tui.memory.scan_cache`) when given."""
     active = [item for item in items if not item.dismissed]
     if latest_only:
         from ctx_tui.memory.latest_references import latest_occurrences
 
         live_from = live[0].entry.seq if live else 1 << 62
-        found = latest_occurrences(active, entries, live_from, current_round, config.decay.reference_threshold)
+        found = latest_occurrences(
+            active, entries, live_from, current_round, config.decay.reference_threshold, cache=scan_cache
+        )
     else:
         found = occurrences(active, entries, config.decay.reference_threshold)
     statuses = [status_of(item, found[item.id], live, current_round, config) for item in active]

@@ -33,6 +33,12 @@ stores, are the same (``tests/test_latest_references.py`` compares them on
 real transcripts); only ``ItemStatus.referenced_rounds`` may hold fewer of
 the older rounds, which the session memory would not keep.
 
+With a ``cache`` (the one-off jobs': :mod:`ctx_tui.memory.scan_cache`), an
+entry's hits that an earlier job of the session found for an item are taken
+from there when everything up to that entry reads as it did then, and only
+the rest is matched: the pre-compact job before a session's next compaction
+matches what was appended since the last one (the same result, a test checks).
+
 Over 400 lines: the scan's parts (the frequencies at a position, the
 sentences' numbering, the per-item stopping rule, the follow-up chains) are
 one algorithm whose invariants span them; apart, each would need the others' internals.
@@ -40,12 +46,16 @@ one algorithm whose invariants span them; apart, each would need the others' int
 
 from __future__ import annotations
 
+import hashlib
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from itertools import chain, repeat
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
 from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
+from ctx_tui.memory.scan_cache import ScanCache, UnitHits
 from ctx_tui.mentions import (
     COMMON_SHARE,
     MAX_POSTING,
@@ -64,10 +74,6 @@ from ctx_tui.mentions import (
     strict_may_mention,
 )
 from ctx_tui.transcripts.model import Entry, Kind
-
-
-#: Texts up to this long are split into sentences once however often they come (commands, paths, short turns).
-SPLIT_KEPT = 4096
 
 
 class _Frequencies:
@@ -126,9 +132,10 @@ class _At(dict[str, int]):
 class _Unit:
     """One entry that can mention: its texts' sentence positions and the previous turn it may follow up."""
 
-    __slots__ = ("entry", "texts", "previous", "followup")
+    __slots__ = ("index", "entry", "texts", "previous", "followup")
 
-    def __init__(self, entry: Entry, texts: list[tuple[int, int]]) -> None:
+    def __init__(self, index: int, entry: Entry, texts: list[tuple[int, int]]) -> None:
+        self.index = index  # its place among the units
         self.entry = entry
         self.texts = texts  # (first position, number of sentences) per text
         self.previous: _Unit | None = None  # the previous turn, when it is the other speaker's
@@ -166,7 +173,8 @@ class _Item:
 class _Scan:
     """The session's sentences, their distinct texts and the index of the items."""
 
-    def __init__(self, items: Sequence[TrackedItem], entries: Sequence[Entry], threshold: float) -> None:
+    def __init__(self, items: Sequence[TrackedItem], entries: Sequence[Entry], threshold: float, digests: bool = False) -> None:
+        """``digests``: work out :attr:`digests` (for a :class:`~ctx_tui.memory.scan_cache.ScanCache`)."""
         self.index = MentionIndex(threshold=threshold)
         for item in items:
             self.index.add(item.id, item.content)
@@ -182,6 +190,10 @@ class _Scan:
         self._strict: dict[int, frozenset[str]] = {}  # distinct sentence -> those strict text there may mention
         self._alike: dict[frozenset[str], frozenset[str]] = {}  # one set for all alike
         holders: dict[str, list[int]] = {}  # term key -> the distinct sentences holding it
+        # per unit, a digest of every unit up to it: its kind, speaker and sentences (a distinct
+        # sentence's text hashed once, when it is numbered; then its number)
+        self.digests: list[str] = []
+        digest = hashlib.blake2b(digest_size=12) if digests else None
 
         def number(sentence: str) -> int:
             d = len(self.texts)
@@ -192,10 +204,14 @@ class _Scan:
             self.texts.append(sentence if short else None)
             if short:
                 numbering[sentence] = d
+            if digest is not None:
+                digest.update(b"\x00s" + sentence.encode("utf-8", "surrogatepass"))
             return d
 
         numbering: dict[str, int] = {}  # a short sentence -> its number (a session repeats many)
-        split: dict[str, list[int]] = {}  # a text of at most SPLIT_KEPT characters -> its sentences' numbers
+        # a text -> its sentences' numbers: each text split once however often it comes (commands, paths, short
+        # turns; a long text repeated). The texts are the entries' (a tool call's strings held until the end here)
+        split: dict[str, list[int]] = {}
         ids: list[int] = []  # every sentence read, by number
         self.starts: list[int] = []  # each text's first position ...
         self.where: list[tuple[Entry, int]] = []  # ... its entry and which of the entry's texts
@@ -211,13 +227,17 @@ class _Scan:
                 numbers = split.get(text)
                 if numbers is None:
                     numbers = [d if (d := numbering.get(s)) is not None else number(s) for s in sentences(text)]
-                    if len(text) <= SPLIT_KEPT:
-                        split[text] = numbers
+                    split[text] = numbers
                 self.starts.append(len(ids))
                 self.where.append((entry, t))
                 spans.append((len(ids), len(numbers)))
                 ids.extend(numbers)
-            unit = _Unit(entry, spans)
+                if digest is not None:
+                    digest.update(b"\x00t" + array("q", numbers).tobytes())
+            unit = _Unit(len(self.units), entry, spans)
+            if digest is not None:
+                digest.update(f"\x00u{entry.kind.value}\x00{entry.role}".encode("utf-8", "surrogatepass"))
+                self.digests.append(digest.hexdigest())
             if entry.kind in _TURNS:
                 if last_turn is not None and last_turn.entry.role != entry.role:
                     unit.previous = last_turn
@@ -237,8 +257,11 @@ class _Scan:
         for key, held_by in postings.items():
             if len(held_by) <= MAX_POSTING:
                 self.open.update([p for j, p in enumerate(self.frequencies.positions(key), 1) if j <= COMMON_SHARE * (p + prior)])
-        # id(unit) -> the items asked for (None: all) and its hits with them: turns a follow-up takes from
-        self.hits: dict[int, tuple[frozenset[str] | None, dict[str, Mention]]] = {}
+        # the hits a cache holds for the units that read as they did (see scan_cache), and those of
+        # this scan (unit index -> the items matched for, the hits): what the next scan may take
+        self.stored: dict[int, UnitHits] = {}
+        self.matched: dict[int, UnitHits] = {}
+        self.all_items = frozenset(self.index.profiles)
 
     def items_of(self, position: int) -> frozenset[str]:
         """The items sharing a term with the sentence at ``position`` (common there or not)."""
@@ -300,7 +323,21 @@ class _Scan:
 
     def unit_hits(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention]:
         """What the forward scan finds in ``unit`` (``find`` per text, the best hit per item), for ``only``
-        (None: every item)."""
+        (None: every item): what the cache or this scan already found for some of them (a unit's hits
+        for some items are its hits for all, restricted to those), the others matched."""
+        only = self.all_items if only is None else only
+        asked, hits = self.matched.get(unit.index) or self.stored.get(unit.index) or (frozenset(), {})
+        missing = only - asked
+        if missing:
+            hits = {**hits, **self._unit_hits(unit, missing)}
+            asked = asked | missing
+            self.matched[unit.index] = (asked, hits)
+        elif unit.index not in self.matched:
+            self.matched[unit.index] = (asked, hits)
+        return {k: v for k, v in hits.items() if k in only}
+
+    def _unit_hits(self, unit: _Unit, only: frozenset[str]) -> dict[str, Mention]:
+        """:meth:`unit_hits` matched."""
         previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
         strict = unit.entry.kind is Kind.TOOL_CALL
         threshold = self.index.threshold
@@ -316,7 +353,7 @@ class _Scan:
                 if position not in open_:
                     continue  # no item can be mentioned there
                 may = self.strict_items(position) if strict else self.items_of(position)
-                asked = may if only is None else only & may
+                asked = only & may
                 if not asked:
                     continue  # no item asked for can be mentioned there
                 for item, hit in self.match(position, strict, asked).items():
@@ -329,14 +366,14 @@ class _Scan:
         return hits
 
     def known(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention] | None:
-        """The hits of ``unit`` for ``only`` if already found (for those items or more), else None."""
-        kept = self.hits.get(id(unit))
+        """The hits of ``unit`` for ``only`` (None: every item) if already found (for those items or
+        more, by this scan or kept from an earlier one), else None."""
+        kept = self.matched.get(unit.index) or self.stored.get(unit.index)
         if kept is None:
             return None
-        items, hits = kept
-        if items is None:
-            return hits if only is None else {k: v for k, v in hits.items() if k in only}
-        if only is None or not only <= items:
+        asked, hits = kept
+        only = self.all_items if only is None else only
+        if not only <= asked:
             return None
         return {k: v for k, v in hits.items() if k in only}
 
@@ -352,9 +389,9 @@ class _Scan:
             if not last.followup or last.previous is None or self.known(last.previous, only) is not None:
                 break
             chain_.append(last.previous)
-        for link in reversed(chain_):
-            self.hits[id(link)] = (only, self.unit_hits(link, only))
-        return self.hits[id(unit)][1]
+        for link in reversed(chain_[1:]):
+            self.unit_hits(link, only)
+        return self.unit_hits(unit, only)
 
     def open_items(self, unit: _Unit) -> frozenset[str]:
         """The items some sentence of ``unit`` may mention."""
@@ -372,17 +409,30 @@ def latest_occurrences(
     current_round: int,
     threshold: float = THRESHOLD,
     keep: int = MAX_REFERENCED_ROUNDS,
+    cache: Path | None = None,
 ) -> dict[str, list[Reference]]:
     """For each item id, its references (in transcript order) from the latest back to where its status is settled.
 
     ``live_from``: the seq of the live window's first entry (its position needs the latest
     reference at or after it); ``current_round``: the session's last round (rounds the item's
     memory holds after it are not counted); ``keep``: how many of the latest referenced rounds
-    are needed. See the module's docstring.
+    are needed; ``cache``: a :mod:`~ctx_tui.memory.scan_cache` file the hits of an earlier scan
+    of this session are taken from, and this scan's are saved to (the same result with or without
+    it). See the module's docstring.
     """
     if not items:
         return {}
-    return _read(_Scan(items, entries, threshold), items, live_from, current_round, keep)
+    scan = _Scan(items, entries, threshold, digests=cache is not None)
+    if cache is None:
+        return _read(scan, items, live_from, current_round, keep)
+    texts = {item.id: item.content for item in items}
+    kept = ScanCache(cache, threshold)
+    kept.load(texts)
+    valid = kept.valid(scan.digests)
+    scan.stored = {unit: hits for unit, hits in kept.units.items() if unit < valid}
+    found = _read(scan, items, live_from, current_round, keep)
+    kept.save(texts, scan.digests, {**scan.stored, **scan.matched}.items())
+    return found
 
 
 def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_round: int, keep: int) -> dict[str, list[Reference]]:

@@ -22,6 +22,7 @@ from ctx_tui.memory.decay import ItemStatus, analyze
 from ctx_tui.memory.extract import Extraction, extract_items
 from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.memory.registry import registered_duplicate
+from ctx_tui.memory.scan_cache import scan_cache_path
 from ctx_tui.memory.session_store import SessionMemory, session_id_of, update_session_memory
 from ctx_tui.window_state import SessionLike, WindowState
 
@@ -95,7 +96,8 @@ def refresh(
     last round; a what-if round logs no decay events); ``state`` saves a
     second ``session.state()`` when the caller has one. ``latest_only``: a
     one-off job's refresh, which reads the references from the end, only those
-    the statuses need (see :func:`ctx_tui.memory.decay.analyze`; as of the last round only).
+    the statuses need (see :func:`ctx_tui.memory.decay.analyze`; as of the last round only), with the
+    hits an earlier one-off job kept for the session (:mod:`ctx_tui.memory.scan_cache`).
     """
     session_id = session_id_of(session)
     state = state if state is not None else session.state()
@@ -107,7 +109,10 @@ def refresh(
 
     def sync(memory: SessionMemory) -> None:
         found.added, found.duplicates = _store_extractions(memory, extractions)
-        found.statuses = analyze(memory.items, entries, state.live, current, config, latest_only and log_decay)
+        one_off = latest_only and log_decay
+        found.statuses = analyze(
+            memory.items, entries, state.live, current, config, one_off, scan_cache_path(project, session_id) if one_off else None
+        )
         # only rounds after the last one stored are new (older ones may have been trimmed)
         latest = {i.id: max(i.referenced_rounds, default=0) for i in memory.items}
         found.new_references = memory.add_references(

@@ -1,0 +1,140 @@
+"""What the backward reference scan found, kept for the session's next one-off job.
+
+The pre-compact job runs before every compaction of a session, each time on
+the same transcript grown further. What one entry's sentences mention depends
+only on the session up to that entry (each sentence is matched with the
+frequencies of the sentences before it) and on the items: so the hits a job
+found in an entry still hold for the next job, for the same items, as long as
+everything up to that entry reads the same. :mod:`ctx_tui.memory.latest_references`
+then matches again only what is new (or what no job has matched yet for
+those items) and takes the rest from here.
+
+``.ctx/sessions/<session>.scan.json`` holds, per entry that can mention (a
+*unit*, in transcript order): a digest of everything up to and including it
+(each unit's kind, speaker and sentences; a sentence by its text), the items
+the job matched it for and the hits found. A unit's hits are used only where
+its digest and every earlier one are the digests of the session as read now,
+the code that matches (this module, the scan, the matcher, the lexicon) and
+the threshold are the same, and the item (its id and text) is the same. A file
+that does not read as this format is ignored (the job then matches everything,
+as on a session's first run) and replaced. Written atomically under its lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import orjson
+
+from ctx_tui.mentions import Mention
+from ctx_tui.paths import SESSIONS_DIR, safe_name, state_dir
+from ctx_tui.storage import LockTimeout, locked, read_regular, write_atomic
+
+FORMAT = 1
+#: A cache file larger than this is not read (a session's is ~1 MB at 100 MB of transcript).
+MAX_BYTES = 64 << 20
+#: How long a job waits for another one's write before it goes on without saving.
+LOCK_TIMEOUT_S = 2.0
+
+#: The code whose behaviour the hits depend on (with the stemmer's version).
+_CODE = ("mentions.py", "concepts.py", "concepts.txt", "memory/references.py", "memory/latest_references.py", "memory/scan_cache.py")
+
+#: Per unit: the ids of the items it was matched for, and its hits by item id.
+UnitHits = tuple[frozenset[str], dict[str, Mention]]
+
+
+def scan_cache_path(project: Path, session_id: str) -> Path:
+    """``.ctx/sessions/<session-id>.scan.json``."""
+    return state_dir(project) / SESSIONS_DIR / f"{safe_name(session_id)}.scan.json"
+
+
+def _code_digest() -> str:
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.blake2b(digest_size=16)
+    for name in _CODE:
+        digest.update((root / name).read_bytes())
+    stemmer = sys.modules.get("Stemmer") or sys.modules.get("snowballstemmer")
+    digest.update(str(getattr(stemmer, "__version__", "")).encode())
+    return digest.hexdigest()
+
+
+def _item_key(item_id: str, text: str) -> str:
+    return f"{item_id}\x00{text}"
+
+
+class ScanCache:
+    """The hits kept for a session: read with :meth:`load`, used by the scan, written with :meth:`save`."""
+
+    __slots__ = ("path", "threshold", "code", "digests", "units")
+
+    def __init__(self, path: Path, threshold: float) -> None:
+        self.path = path
+        self.threshold = threshold
+        self.code = _code_digest()
+        self.digests: list[str] = []
+        self.units: dict[int, UnitHits] = {}  # unit index -> what was kept for it (the current items' ids)
+
+    def load(self, items: Mapping[str, str]) -> None:
+        """Read the file for the items ``items`` (id -> text); nothing is kept from an unreadable or foreign one."""
+        try:
+            data = orjson.loads(read_regular(self.path, MAX_BYTES))
+            if data.get("format") != FORMAT or data.get("code") != self.code or data.get("threshold") != self.threshold:
+                return
+            index: dict[int, str] = {}  # the file's item number -> the id of the same item now
+            for n, key in enumerate(data["items"]):
+                item_id, _, text = str(key).partition("\x00")
+                if items.get(item_id) == text:
+                    index[n] = item_id
+            digests = [str(d) for d in data["digests"]]
+            units: dict[int, UnitHits] = {}
+            for unit, asked, hits in data["units"]:
+                units[int(unit)] = (
+                    frozenset(index[n] for n in asked if n in index),
+                    {
+                        index[n]: Mention(float(score), str(sentence), tuple(map(str, matched)), bool(followup))
+                        for n, score, sentence, matched, followup in hits
+                        if n in index
+                    },
+                )
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            return
+        self.digests, self.units = digests, units
+
+    def valid(self, digests: list[str]) -> int:
+        """How many units, from the first, read now as they did when the file was written."""
+        n = 0
+        for old, new in zip(self.digests, digests):
+            if old != new:
+                break
+            n += 1
+        return n
+
+    def save(self, items: Mapping[str, str], digests: list[str], units: Iterable[tuple[int, UnitHits]]) -> None:
+        """Replace the file with ``units``' hits for ``items`` (id -> text); a write that fails is skipped
+        (the next job matches those units again)."""
+        ids = list(items)
+        number = {item_id: n for n, item_id in enumerate(ids)}
+        rows = [
+            [
+                unit,
+                sorted(number[i] for i in asked if i in number),
+                [[number[i], m.score, m.sentence, list(m.matched), m.followup] for i, m in hits.items() if i in number],
+            ]
+            for unit, (asked, hits) in sorted(units)
+        ]
+        data = {
+            "format": FORMAT,
+            "code": self.code,
+            "threshold": self.threshold,
+            "items": [_item_key(i, items[i]) for i in ids],
+            "digests": digests,
+            "units": rows,
+        }
+        try:
+            with locked(self.path, timeout=LOCK_TIMEOUT_S):
+                write_atomic(self.path, orjson.dumps(data))
+        except (OSError, LockTimeout):
+            return
