@@ -649,7 +649,9 @@ class _Parsed:
     it is short, its concepts (concept -> {source key or phrase: how it was written}) and the words
     its command lines run (``runs``; ``loose_runs``: of segments only a tool call's text reads as commands)."""
 
-    __slots__ = ("terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs")
+    __slots__ = (
+        "terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs", "marked"
+    )
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
         self.terms = sentence_terms
@@ -659,6 +661,7 @@ class _Parsed:
         self.concepts: dict[str, dict[str, str]] = {}
         self.owners: dict[str, str] = {}
         self.counted = _counted(text) if any(c.isdigit() for c in text) else frozenset()
+        self.marked = _marked(text) if _KIND_MARKER.search(text) else frozenset()
         # once weighted: the plain words, and the keys in :class:`_Sentence`'s ``base`` with their weights there
         self.plain: list[str] = []
         self.normed: tuple[list[str], list[float]] = ([], [])
@@ -695,6 +698,25 @@ class _Parsed:
         self._weighted = (weights, surfaces, short)
         self.terms = []  # no longer needed
         return self._weighted
+
+
+#: Words that make the next words a definite reference by kind: "the new node provisioner", "the old
+#: tracing backend" name the tool the conversation is about by what it is (see :func:`_concept_matches`).
+KIND_MARKERS = ("new", "old", "former", "previous", "current")
+#: Words after a marker that still belong to its noun phrase ("the new node provisioner").
+KIND_REACH = 3
+_KIND_MARKER = re.compile(r"\b(?:" + "|".join(KIND_MARKERS) + r")\b", re.I)
+_LOWER_WORD = re.compile(r"[\w.+-]+")
+
+
+def _marked(text: str) -> frozenset[str]:
+    """The lower-cased words within :data:`KIND_REACH` words after a kind marker (:data:`KIND_MARKERS`)."""
+    words = _LOWER_WORD.findall(text.lower())
+    out: set[str] = set()
+    for n, word in enumerate(words):
+        if word in KIND_MARKERS:
+            out.update(words[n + 1 : n + 1 + KIND_REACH])
+    return frozenset(out)
 
 
 _QUANTITY = re.compile(r"^\d+(?:[.,]\d+)?%?$")
@@ -738,7 +760,7 @@ class _Sentence:
 
     __slots__ = (
         "weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted", "plain",
-        "runs",
+        "runs", "marked",
     )
 
     def __init__(self, parsed: _Parsed, idf: _Idf, strict: bool = False) -> None:
@@ -757,6 +779,7 @@ class _Sentence:
         self.plain = parsed.plain
         # the words its commands run; in a tool call's text also those of segments read as commands there
         self.runs = parsed.runs | parsed.loose_runs if strict else parsed.runs
+        self.marked = parsed.marked
         # concept -> {source: (its weight as a plain word, how it was written)}
         self.concepts = {} if strict else {
             c: {src: (_source_weight(src, idf), surface) for src, surface in sources.items()}
@@ -882,7 +905,11 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
     """What the lexicon adds: for each concept both name only through words the other does not
     have (*Keychain* / *secure storage*), :data:`CONCEPT` x the item's and the sentence's weights
     of those words; each of the item's words counts once. Returns the sum, the sentence's words as
-    written, and for each match the item's words that give it (keys; a phrase's joined by a space)."""
+    written, and for each match the item's words that give it (keys; a phrase's joined by a space).
+
+    A concept the sentence names by its kind after *new* or *old* ("the new node provisioner") and the
+    item through one of its names (*Karpenter*) refers to that name: the item's other words for it
+    ("node scaling") are not what gives the match (see the shared-word rule of :func:`_score`)."""
     total = 0.0
     surfaces: list[str] = []
     keys: list[str] = []
@@ -900,8 +927,17 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
         used.update(mine)
         total += CONCEPT * max(_source_weight(src, idf) for src in mine) * weight
         surfaces.append(surface)
-        keys.append(" ".join(mine))
+        named = _named_by_kind(profile, sentence, theirs, mine)
+        keys.append(" ".join(named or mine))
     return total, surfaces, keys
+
+
+def _named_by_kind(profile: Profile, sentence: _Sentence, theirs: Mapping[str, tuple[float, str]], mine: list[str]) -> list[str]:
+    """The item's names among ``mine`` when the sentence writes the concept after a kind marker."""
+    marked = sentence.marked
+    if not marked or not any(all(w in marked for w in surface.lower().split()) for _, surface in theirs.values()):
+        return []
+    return [src for src in mine if any(set(src.split(" ")) <= name for name in profile.names)]
 
 
 def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
