@@ -19,6 +19,10 @@ opens with a known program (:data:`OWNERS`, :data:`GENERIC`) is one too: a
 arguments are blanked (a pattern's ``|`` splits nothing), code is no command
 (``stripe = Stripe(key)``).
 
+A tool's own configuration file names it too, wherever it is written (a path in
+prose or in a tool call): ``playwright.config.ts``, ``.eslintrc.cjs``,
+``alembic.ini``, ``docker-compose.override.yml`` (:func:`config_words`).
+
 English words are programs too (``west``, ``make``, ``kind``): they count only
 in such command positions, never in prose ("the west wing").
 
@@ -59,7 +63,10 @@ GENERIC = UTILITIES | frozenset(
     "git npm yarn pnpm pip pip3 python python3 py node deno bun ruby perl php java javac go bash sh zsh fish docker make cmake".split()
 )
 #: Programs whose name is not the name people give what they belong to: program -> the owners'
-#: names (lower-case words as written). General knowledge of the tools, not of any example.
+#: names (lower-case words as written); a program that is its own name is listed to be known (its
+#: subcommand counts in a tool call). General knowledge of the tools, not of any example. A
+#: language's own toolchain (cargo, pip, go, dotnet) is no owner of the language's name: a
+#: language is the platform of everything a session runs, as :data:`GENERIC` says of Python.
 OWNERS: dict[str, tuple[str, ...]] = {
     "west": ("zephyr",),
     "idf.py": ("esp-idf", "esp32"),
@@ -98,9 +105,7 @@ OWNERS: dict[str, tuple[str, ...]] = {
     "gradlew": ("gradle",),
     "mvn": ("maven",),
     "mvnw": ("maven",),
-    "cargo": ("rust",),
-    "rustc": ("rust",),
-    "rustup": ("rust",),
+    "cargo": ("cargo",),
     "eas": ("expo",),
     "wrangler": ("cloudflare", "cloudflare workers"),
     "flyctl": ("fly.io",),
@@ -128,10 +133,12 @@ OWNERS: dict[str, tuple[str, ...]] = {
     "firebase": ("firebase",),
     "supabase": ("supabase",),
     "argocd": ("argo cd", "argocd"),
-    "dotnet": (".net",),
     "flutter": ("flutter",),
-    "swift": ("swift",),
+    "aws": ("aws",),
 }
+#: The programs and products of :data:`OWNERS`: an acronym among them is a tool's name (*GCP*, *EKS*),
+#: other acronyms an item writes are things it talks about (*CI*, *API*, *SQL*), not tools it runs.
+PRODUCTS = frozenset(OWNERS) | frozenset(w for owners in OWNERS.values() for owner in owners for w in owner.split())
 #: Subcommands that install packages: the packages they name are run words too (``npm i -D @playwright/test``).
 INSTALLS = frozenset("install i add remove uninstall upgrade".split())
 
@@ -143,6 +150,14 @@ _SPAN = re.compile(r"`([^`\n]+)`")
 _SEPARATOR = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
 _PACKAGE = re.compile(r"[@/=<>~^\[\],:]+")
 _STRIP = "'\"()[]{},"
+#: A tool's configuration file: ``<tool>.config.<ext>``, ``.<tool>rc[.<ext>]``, ``<tool>[.<variant>].<yml|yaml|toml|ini|cfg|hcl>``
+#: (``docker-compose.override.yml``); group 1 or 2 is the tool. Not ``.json`` (``package.json``, ``tsconfig.json``).
+_CONFIG = re.compile(
+    r"(?:^|[\s/`'\"(])(?:\.([a-z][a-z0-9_-]*?)rc(?:\.[a-z]+)?|([a-z][a-z0-9_-]*)(?:\.config\.[a-z]+|(?:\.[a-z]+)?\.(?:ya?ml|toml|ini|cfg|hcl)))"
+    r"(?=$|[\s`'\",;:)])"
+)
+#: What a configuration file can end with: a sentence holding none has no :func:`config_words` (most sentences).
+_CONFIG_END = re.compile(r"\.(?:[a-z0-9_-]*rc\b|config\.|(?:ya?ml|toml|ini|cfg|hcl)\b)", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +241,21 @@ def _commands_in(span: str) -> list[Command]:
     return out
 
 
+def config_words(sentence: str) -> frozenset[str]:
+    """The tools whose configuration files ``sentence`` names, and what they belong to (:data:`OWNERS`):
+    ``playwright.config.ts`` names playwright, ``west.yml`` zephyr (west's), ``wrangler.toml``
+    Cloudflare Workers."""
+    if _CONFIG_END.search(sentence) is None:
+        return frozenset()
+    words: set[str] = set()
+    for dotted, plain in _CONFIG.findall(sentence.lower()):
+        name = dotted or plain
+        words.add(name)
+        for owner in OWNERS.get(name, ()):
+            words.update(owner.split())
+    return frozenset(words)
+
+
 def _shaped(segment: str) -> bool:
     """Whether a segment of prose opening with a program-like word has a command's shape: an option
     (``-b``, ``--project=x``) among its words, or a runner first (``npx playwright test passes``)."""
@@ -239,6 +269,11 @@ def _shaped(segment: str) -> bool:
 
 
 _NOTHING: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+#: A loose command (no option, no runner) has at most this many words and none of :data:`_PROSE`:
+#: a line of a file the agent writes that opens with an English word that is a program ("next we
+#: update the docs", "kind of slow") is prose.
+LOOSE_WORDS = 5
+_PROSE = frozenset("a an the of to in on for with and or but is are was were be it this that we you i our my not no as at by".split())
 #: The first word of a line, and an option anywhere in it: a line whose first word is no known
 #: program and that has no option cannot hold a command :func:`run_words` reads (most code and prose).
 _HEAD = re.compile(r"[a-z0-9][a-z0-9._+-]*(?=\s|$)")
@@ -250,10 +285,11 @@ _OPENERS = frozenset("./~$")
 def run_words(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     """The words ``sentence`` runs: (in certain commands, in loose ones only), as the module's
     docstring says: loose ones count in a tool call's argument only."""
+    configs = config_words(sentence)
     first = sentence[:1]
     if not first.islower() and first not in _OPENERS and "`" not in sentence:
-        return _NOTHING  # most sentences: prose opening with a capital, no code span
-    certain: set[str] = set()
+        return (configs, frozenset()) if configs else _NOTHING  # most sentences: prose opening with a capital, no code span
+    certain: set[str] = set(configs)
     if "`" in sentence:
         for span in _SPAN.findall(sentence):
             for command in _commands_in(_QUOTED.sub(" '' ", span)):
@@ -274,6 +310,8 @@ def run_words(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
                 continue
             if _shaped(segment):
                 certain |= run.words
-            elif len(segment.split()) > 1 and not _CODE.search(segment) and (run.program in OWNERS or run.program in GENERIC):
-                loose |= run.words  # a lone word is a value, not a run
+            elif run.program in OWNERS or run.program in GENERIC:
+                words = segment.split()
+                if 1 < len(words) <= LOOSE_WORDS and _PROSE.isdisjoint(words) and not _CODE.search(segment):
+                    loose |= run.words  # not a lone word (a value), a sentence of prose or code
     return frozenset(certain), frozenset(loose - certain)

@@ -86,7 +86,7 @@ from typing import Literal, Protocol
 
 import snowballstemmer
 
-from ctx_tui.command_lines import GENERIC, run_words
+from ctx_tui.command_lines import GENERIC, PRODUCTS, run_words
 from ctx_tui.concepts import concept_entries, same_words
 
 TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
@@ -583,14 +583,18 @@ _CODE_WORD = re.compile(r"`([a-z][a-z0-9._-]*)`")
 
 def _tool_names(runs: list[tuple[list[str], bool]], text: str, rejected: frozenset[str]) -> tuple[frozenset[str], ...]:
     """The item's names a command line can run, each as its lower-case words: the names of
-    :func:`_name_runs` but functions (``sleep()`` is no program), and a bare word in backticks
-    (`` `uv` ``). Not a name the item turns down (:func:`_rejected`: *Sphinx* of "moving from Sphinx
-    to MkDocs"), nor one of programs every session runs alone (:data:`~ctx_tui.command_lines.GENERIC`:
-    *Python* of "must run on Python 3.9", *Git*; *Docker Compose* is a name)."""
+    :func:`_name_runs` but functions (``sleep()`` is no program) and acronyms that name no known
+    product (*CI*, *API*: ``.github/workflows/ci.yml`` runs no item about CI; *AWS*, *GCP* are
+    products), and a bare word in backticks (`` `uv` ``). Not a name the item turns down
+    (:func:`_rejected`: *Sphinx* of "moving from Sphinx to MkDocs"), nor one of programs every
+    session runs alone (:data:`~ctx_tui.command_lines.GENERIC`: *Python* of "must run on Python
+    3.9", *Git*; *Docker Compose* is a name)."""
     found: list[frozenset[str]] = []
     written = [run for run, function in runs if not function] + [[w] for w in _CODE_WORD.findall(text)]
     for run in written:
         words = frozenset(w.lower().removesuffix("'s").removesuffix("\u2019s") for w in run)
+        if len(run) == 1 and run[0].isupper() and not words <= PRODUCTS:
+            continue  # an acronym: a thing the item talks about
         if words <= GENERIC or (rejected and set(search_terms(" ".join(run))) <= rejected):
             continue
         found.append(words)

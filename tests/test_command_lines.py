@@ -81,6 +81,32 @@ def test_running_a_generic_program_or_the_turned_down_tool_is_no_mention() -> No
     assert not _in_tool_call("Card payments go through Stripe only.", "stripe = Stripe(api_key=settings.key)")
 
 
+def test_a_tools_configuration_file_names_it() -> None:
+    """A path to a tool's own configuration file, in prose or a tool call, is the tool at work."""
+    assert mention("Component tests run on Vitest with jsdom.", "vitest.config.mts now excludes the e2e folder", SESSION)
+    assert _in_tool_call("CSS is linted with Stylelint before every merge.", "/home/dev/shop/.stylelintrc.json")
+    assert mention("The board firmware now targets Zephyr.", "west.yml now pins the hal_nordic module", SESSION)  # west's
+    assert mention("The API runs on Cloudflare Workers.", "wrangler.toml sets the compatibility date", SESSION)
+    assert not run_words("see package.json and tsconfig.json")[0]  # every JS project's, not a tool's
+
+
+def test_an_acronym_the_item_talks_about_is_no_tool() -> None:
+    """*CI* and *API* are what an item talks about; ``ci.yml`` and ``npm run ci`` run no such item."""
+    item = "Coverage of the api package must stay above 85%; CI blocks merges under it."
+    assert not _in_tool_call(item, ".github/workflows/ci.yml")
+    assert not mention(item, "npm run ci -- --reporter=dot", SESSION)
+    assert _in_tool_call("Buckets are created with the AWS CLI only.", "aws s3 mb s3://acme-exports --region eu-west-1")
+
+
+def test_a_line_of_prose_in_a_written_file_runs_nothing() -> None:
+    """A tool call's line without an option is a command only when short and not prose: a file's
+    line that opens with an English word that is a program ("next", "kind") is prose."""
+    assert run_words("next we update the docs")[1] == frozenset() and run_words("kind of slow on arm")[1] == frozenset()
+    assert "cocoapods" in run_words("pod install")[1]
+    assert not _in_tool_call("The storefront is built on Next.js.", "next we move the banner under the fold")
+    assert _in_tool_call("The storefront is built on Next.js.", "next build")
+
+
 def test_a_command_run_in_most_sentences_is_no_evidence() -> None:
     """Where nearly every sentence runs the tool it tells no item apart (common, as a common word)."""
     busy = Vocabulary([f"npx playwright test --shard={n}/40" for n in range(40)])
