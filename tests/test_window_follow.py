@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ALL_FIXTURES, CLAUDE_COMPACTED, CODEX_REDACTED, fixture
+from ctx_tui.transcripts.follow import BOM, Follower
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
 from ctx_tui.window_state import WindowState
@@ -116,6 +117,25 @@ def test_partial_last_line_is_held_until_its_newline(tmp_path: Path) -> None:
     update = session.poll()
     assert [e.text for e in update.new_entries] == ["hello there"]
     assert update.skipped == 0 and session.state().skipped_lines == 0
+
+
+@pytest.mark.parametrize("bom", [b"", BOM], ids=["plain", "bom"])
+def test_a_dropped_line_iterator_goes_on_after_the_last_line_it_gave(tmp_path: Path, bom: bytes) -> None:
+    """The position is the bytes consumed (the file's ``tell()``): lines given, the held start of the next."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(bom + b'{"a":1}\n{"b":2}\n{"c":3}\n{"d"')
+    follower = Follower(path)
+    follower.check()
+    lines = follower.read_lines()
+    assert next(lines) == b'{"a":1}\n'
+    lines.close()  # the caller stops after one line
+    assert follower.offset == len(bom) + 8
+    assert list(follower.read_lines()) == [b'{"b":2}\n', b'{"c":3}\n']
+    assert follower.offset == path.stat().st_size  # the held start of the last line counts as read
+    with open(path, "ab") as out:
+        out.write(b":4}\n")
+    assert list(follower.read_lines()) == [b'{"d":4}\n']
+    assert follower.offset == path.stat().st_size and follower.bytes_read == 4
 
 
 def test_truncated_file_is_read_again_from_zero(tmp_path: Path) -> None:
