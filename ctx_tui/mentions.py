@@ -226,10 +226,40 @@ class Term:
         object.__setattr__(self, "factor", _FACTORS[self.kind])
 
 
+#: British spellings the stemmer keeps apart from the American ones: *-ise* / *-isation* (but for the
+#: words where *-ise* is no suffix), *-yse*, and a few whole stems (*colour*, *licence*, *centre*).
+_BRITISH_SUFFIX = re.compile(r"(?<=[a-z]{3})(is|ys)(e|es|ed|ing|er|ers|ation|ations|able)$")
+_NOT_ISE = frozenset(
+    """advertise advise apprise arise chastise circumcise comprise compromise concise demise despise devise disguise
+    enterprise excise exercise expertise franchise improvise incise likewise merchandise noise otherwise paradise
+    poise praise precise premise promise raise reprise revise rise supervise surprise televise treatise wise
+    clockwise cruise bruise guise turquoise tortoise porpoise valise""".split()
+)
+_BRITISH_STEMS = (
+    ("colour", "color"), ("flavour", "flavor"), ("behaviour", "behavior"), ("favour", "favor"), ("honour", "honor"),
+    ("labour", "labor"), ("neighbour", "neighbor"), ("humour", "humor"), ("harbour", "harbor"), ("armour", "armor"),
+    ("licenc", "licens"), ("defenc", "defens"), ("offenc", "offens"), ("centre", "center"), ("metre", "meter"),
+    ("litre", "liter"), ("fibre", "fiber"), ("catalogue", "catalog"), ("dialogue", "dialog"), ("analogue", "analog"),
+    ("programme", "program"), ("artefact", "artifact"), ("judgement", "judgment"), ("acknowledgement", "acknowledgment"),
+    ("fulfil", "fulfill"), ("enrol", "enroll"), ("instalment", "installment"), ("grey", "gray"),
+)
+
+
+def american(word: str) -> str:
+    """``word`` (lower-case) in American spelling where the stemmer would keep the two apart."""
+    for british, us in _BRITISH_STEMS:
+        if word.startswith(british) and not (us.startswith(british) and word.startswith(us)):  # fulfill is American
+            return us + word[len(british) :]
+    match = _BRITISH_SUFFIX.search(word)
+    if match and (word[: match.start()] + match.group(1) + "e") not in _NOT_ISE:
+        return word[: match.start()] + match.group(1).replace("s", "z") + match.group(2)
+    return word
+
+
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """The Snowball (Porter 2) English stem of a lower-cased word."""
-    stemmed: str = _STEMMER.stemWord(word)
+    """The Snowball (Porter 2) English stem of a lower-cased word, British spellings read as American."""
+    stemmed: str = _STEMMER.stemWord(american(word))
     return stemmed
 
 

@@ -161,6 +161,17 @@ def test_words_written_differently_are_one_term() -> None:
     assert not term_keys("production") & term_keys("product page")  # the stemmer would make both "product"
 
 
+def test_british_and_american_spellings_are_one_term() -> None:
+    for british, american in [
+        ("organisation", "organization"), ("initialised", "initialized"), ("analyse", "analyze"), ("colours", "colors"),
+        ("licence", "license"), ("centre", "center"), ("catalogue", "catalog"), ("behaviour", "behavior"), ("grey", "gray"),
+    ]:
+        assert term_keys(british) == term_keys(american), (british, american)
+    # -ise that is no suffix stays itself
+    assert term_keys("promise") != term_keys("promize") and term_keys("exercise") == {"exercis"}
+    assert mention("Authorize every admin request against the tenant policy.", "is each admin call authorised yet?", SESSION)
+
+
 def test_the_lexicon_links_a_tool_to_what_people_call_it() -> None:
     item = "Keep the Sentry DSN and the Stripe secret key in Vault, never in the .env file."
     assert mention(item, "the Stripe credentials stay in the secrets manager", SESSION) is not None
