@@ -12,7 +12,9 @@ packages an install step names, and the product the program belongs to
 Where a command is: a code span of two words or more (`` `west flash` ``), a
 line after a ``$ `` prompt, or a sentence that opens with a lower-case program
 name and has the shape of a command (an option such as ``-b`` or
-``--project=x``, or a runner first): *certain* commands. In a tool call's
+``--project=x``, or a runner first), or a command inside a sentence from a
+runner (``npx``, ``uv run``...) or from a known program followed by an option
+("I ran npx playwright test, all green"): *certain* commands. In a tool call's
 argument (text that is no conversational turn) a line of two words or more that
 opens with a known program (:data:`OWNERS`, :data:`GENERIC`) is one too: a
 *loose* command, used only there (``west flash`` without an option). Quoted
@@ -282,14 +284,57 @@ _KNOWN = RUNNERS | GENERIC | OWNERS.keys() | {pair[0] for pair in RUNNER_PAIRS}
 _OPENERS = frozenset("./~$")
 
 
+#: Runners that open a command wherever they stand in a sentence ("I ran npx playwright test, all
+#: green"): words no English sentence uses otherwise (and the pairs of :data:`RUNNER_PAIRS`).
+INNER_RUNNERS = frozenset("npx pnpx bunx uvx".split())
+#: A sentence holding none of these has no command inside it (:func:`_inner_words`).
+_INNER_HINT = re.compile(r"\s(?:npx|pnpx|bunx|uvx|run|-m|exec|dlx|tool)\s|\s--?[A-Za-z]")
+_CLAUSE_END = (",", ".", ";", ":", "!", "?", ")")
+
+
+def _may_hold_inner(sentence: str) -> bool:
+    """Substring tests first (a few C scans): most sentences hold neither an option nor a runner."""
+    return (
+        " -" in sentence or "npx" in sentence or "uvx" in sentence or " run " in sentence or " exec " in sentence
+        or " dlx " in sentence or " tool " in sentence
+    ) and _INNER_HINT.search(sentence) is not None
+
+
+def _inner_words(sentence: str) -> set[str]:
+    """The words of commands that start inside a sentence ("I ran npx playwright test and it
+    passed", "after the rebase west build -b nrf5340dk works"): at a runner of
+    :data:`INNER_RUNNERS` or :data:`RUNNER_PAIRS`, or at a known program (:data:`OWNERS`, or
+    :data:`GENERIC` but a file tool) with an option among its next three words; up to the end
+    of the clause."""
+    tokens = _QUOTED.sub(" '' ", sentence).split()
+    words: set[str] = set()
+    for n in range(1, len(tokens)):
+        token = tokens[n]
+        if not (
+            token in INNER_RUNNERS
+            or (n + 1 < len(tokens) and (token, tokens[n + 1]) in RUNNER_PAIRS)
+            or ((token in OWNERS or (token in GENERIC and token not in UTILITIES)) and any(_OPTION.match(t) for t in tokens[n + 1 : n + 4]))
+        ):
+            continue
+        end = n
+        while end < len(tokens) - 1 and not tokens[end].endswith(_CLAUSE_END):
+            end += 1
+        run = read_command(" ".join(tokens[n : end + 1]).rstrip("".join(_CLAUSE_END)))
+        if run is not None:
+            words |= run.words
+    return words
+
+
 def run_words(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     """The words ``sentence`` runs: (in certain commands, in loose ones only), as the module's
     docstring says: loose ones count in a tool call's argument only."""
     configs = config_words(sentence)
+    inner = _inner_words(sentence) if _may_hold_inner(sentence) else set()
     first = sentence[:1]
     if not first.islower() and first not in _OPENERS and "`" not in sentence:
-        return (configs, frozenset()) if configs else _NOTHING  # most sentences: prose opening with a capital, no code span
-    certain: set[str] = set(configs)
+        # most sentences: prose opening with a capital, no code span
+        return (configs | inner, frozenset()) if configs or inner else _NOTHING
+    certain: set[str] = set(configs) | inner
     if "`" in sentence:
         for span in _SPAN.findall(sentence):
             for command in _commands_in(_QUOTED.sub(" '' ", span)):

@@ -81,6 +81,16 @@ def test_running_a_generic_program_or_the_turned_down_tool_is_no_mention() -> No
     assert not _in_tool_call("Card payments go through Stripe only.", "stripe = Stripe(api_key=settings.key)")
 
 
+def test_a_command_inside_a_sentence_runs_its_program() -> None:
+    """From a runner wherever it stands, or from a known program followed by an option."""
+    item = "Browser checks are written with Playwright, not Cypress."
+    assert mention(item, "I ran npx playwright test --headed on the login spec and it passed", SESSION)
+    item = "The board firmware now targets Zephyr."
+    assert mention(item, "After the rebase, west build -b nrf5340dk_nrf5340_cpuapp works again.", SESSION)
+    assert not mention(item, "I think west is the better side of the office -- quieter", SESSION)
+    assert run_words("we might run that later") == (frozenset(), frozenset())
+
+
 def test_a_tools_configuration_file_names_it() -> None:
     """A path to a tool's own configuration file, in prose or a tool call, is the tool at work."""
     assert mention("Component tests run on Vitest with jsdom.", "vitest.config.mts now excludes the e2e folder", SESSION)
