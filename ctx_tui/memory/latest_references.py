@@ -330,11 +330,21 @@ class _Scan:
         missing = only - asked
         if missing:
             hits = {**hits, **self._unit_hits(unit, missing)}
-            asked = asked | missing
+            asked = self._one(asked | missing)
             self.matched[unit.index] = (asked, hits)
         elif unit.index not in self.matched:
             self.matched[unit.index] = (asked, hits)
         return {k: v for k, v in hits.items() if k in only}
+
+    def _one(self, items: frozenset[str]) -> frozenset[str]:
+        """One set object for all alike (thousands of units are asked for the same items)."""
+        return self._alike.setdefault(items, items)
+
+    def none_but(self, unit: _Unit, items: frozenset[str], hits: dict[str, Mention]) -> None:
+        """Note that ``hits`` are all ``unit`` has for ``items`` (the next scan asks no more)."""
+        asked, kept = self.matched.get(unit.index) or self.stored.get(unit.index) or (frozenset(), {})
+        if not items <= asked:
+            self.matched[unit.index] = (self._one(asked | items), {**kept, **hits})
 
     def _unit_hits(self, unit: _Unit, only: frozenset[str]) -> dict[str, Mention]:
         """:meth:`unit_hits` matched."""
@@ -455,10 +465,12 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
         elif unit.followup and unit.previous is not None and scan.turn_hits(unit.previous, wanted):
             hits = scan.unit_hits(unit, wanted)
         else:
+            # no follow-up hits for these items: only the items its sentences may mention can have a hit
             shared = scan.open_items(unit)
-            if wanted.isdisjoint(shared):
+            hits = {} if wanted.isdisjoint(shared) else scan.unit_hits(unit, wanted & shared)
+            scan.none_but(unit, wanted, hits)
+            if not hits:
                 continue
-            hits = scan.unit_hits(unit, wanted & shared)
         if hits:
             checked = None
         for key, hit in hits.items():

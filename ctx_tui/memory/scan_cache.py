@@ -12,7 +12,8 @@ those items) and takes the rest from here.
 ``.ctx/sessions/<session>.scan.json`` holds, per entry that can mention (a
 *unit*, in transcript order): a digest of everything up to and including it
 (each unit's kind, speaker and sentences; a sentence by its text), the items
-the job matched it for and the hits found. A unit's hits are used only where
+the job knows its hits for (matched, or ruled out: no sentence of it can
+mention them and it follows up no hit of theirs) and those hits. A unit's hits are used only where
 its digest and every earlier one are the digests of the session as read now,
 the code that matches (this module, the scan, the matcher, the lexicon) and
 the threshold are the same, and the item (its id and text) is the same. A file
@@ -33,7 +34,7 @@ from ctx_tui.mentions import Mention
 from ctx_tui.paths import SESSIONS_DIR, safe_name, state_dir
 from ctx_tui.storage import LockTimeout, locked, read_regular, write_atomic
 
-FORMAT = 1
+FORMAT = 2
 #: A cache file larger than this is not read (a session's is ~1 MB at 100 MB of transcript).
 MAX_BYTES = 64 << 20
 #: How long a job waits for another one's write before it goes on without saving.
@@ -89,10 +90,11 @@ class ScanCache:
                 if items.get(item_id) == text:
                     index[n] = item_id
             digests = [str(d) for d in data["digests"]]
+            asked_sets = [frozenset(index[n] for n in asked if n in index) for asked in data["asked"]]
             units: dict[int, UnitHits] = {}
             for unit, asked, hits in data["units"]:
                 units[int(unit)] = (
-                    frozenset(index[n] for n in asked if n in index),
+                    asked_sets[asked],
                     {
                         index[n]: Mention(float(score), str(sentence), tuple(map(str, matched)), bool(followup))
                         for n, score, sentence, matched, followup in hits
@@ -117,10 +119,11 @@ class ScanCache:
         (the next job matches those units again)."""
         ids = list(items)
         number = {item_id: n for n, item_id in enumerate(ids)}
+        asked_sets: dict[frozenset[str], int] = {}  # each distinct set of items asked for, written once
         rows = [
             [
                 unit,
-                sorted(number[i] for i in asked if i in number),
+                asked_sets.setdefault(asked, len(asked_sets)),
                 [[number[i], m.score, m.sentence, list(m.matched), m.followup] for i, m in hits.items() if i in number],
             ]
             for unit, (asked, hits) in sorted(units)
@@ -131,6 +134,7 @@ class ScanCache:
             "threshold": self.threshold,
             "items": [_item_key(i, items[i]) for i in ids],
             "digests": digests,
+            "asked": [sorted(number[i] for i in asked if i in number) for asked in asked_sets],
             "units": rows,
         }
         try:
