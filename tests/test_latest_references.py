@@ -184,3 +184,21 @@ def test_a_scan_cache_gives_the_same_references(name: str, tmp_path: Path, monke
     for broken in (b"{", b"[]", orjson.dumps({**kept, "units": [[0, [0], [[0, "x"]]]]}), orjson.dumps({**kept, "threshold": 0.1})):
         cache.write_bytes(broken)
         assert _latest(session, items, entries, cache) == expected
+
+
+def test_the_scan_cache_is_keyed_by_every_module_the_scan_runs() -> None:
+    """Every ctx_tui module the scan imports is in the cache's code digest, but the transcript
+    model's (the digests of the entries themselves cover what it reads): a changed matcher,
+    lexicon or command-line rule never takes hits an older one found."""
+    import subprocess
+    import sys
+
+    from ctx_tui.memory import scan_cache
+
+    code = "import sys, ctx_tui.memory.latest_references; print(*[m.__file__ for n, m in sys.modules.items() if n.startswith('ctx_tui')])"
+    files = {Path(f).resolve() for f in subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()}
+    root = Path(scan_cache.__file__).resolve().parents[1]
+    covered = {p.resolve() for pattern in scan_cache._CODE for p in root.glob(pattern)}
+    assert root / "concepts.txt" in covered
+    missing = [f for f in files - covered if "transcripts" not in f.relative_to(root).parts]
+    assert not missing

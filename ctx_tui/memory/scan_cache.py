@@ -40,8 +40,10 @@ MAX_BYTES = 64 << 20
 #: How long a job waits for another one's write before it goes on without saving.
 LOCK_TIMEOUT_S = 2.0
 
-#: The code whose behaviour the hits depend on (with the stemmer's version).
-_CODE = ("mentions.py", "concepts.py", "concepts.txt", "memory/references.py", "memory/latest_references.py", "memory/scan_cache.py")
+#: The code whose behaviour the hits may depend on, with the stemmer's version: every module and
+#: data file at the package's top (the matcher, the lexicon, what a command line runs, and what they
+#: import) and of ``memory/`` (the scan). Wider than needed: a new release is a new cache.
+_CODE = ("*.py", "*.txt", "memory/*.py")
 
 #: Per unit: the ids of the items it was matched for, and its hits by item id.
 UnitHits = tuple[frozenset[str], dict[str, Mention]]
@@ -55,8 +57,9 @@ def scan_cache_path(project: Path, session_id: str) -> Path:
 def _code_digest() -> str:
     root = Path(__file__).resolve().parents[1]
     digest = hashlib.blake2b(digest_size=16)
-    for name in _CODE:
-        digest.update((root / name).read_bytes())
+    for path in sorted(p for pattern in _CODE for p in root.glob(pattern)):
+        digest.update(f"\x00{path.relative_to(root).as_posix()}\x00".encode())
+        digest.update(path.read_bytes())
     stemmer = sys.modules.get("Stemmer") or sys.modules.get("snowballstemmer")
     digest.update(str(getattr(stemmer, "__version__", "")).encode())
     return digest.hexdigest()
