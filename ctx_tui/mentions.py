@@ -195,6 +195,8 @@ _PARTS = re.compile(r"[\s/-]+")
 _LABEL = re.compile(r"^\s*[A-Za-z]+:\s+")
 _CLAUSE = re.compile(r"[;,.:()!?\u2014]+(?:\s|$)|\s[-\u2013]\s")
 _MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|migrat\w*|switch\w*|port(?:s|ed|ing)?|go(?:ing)? with|replac\w*)\b")
+#: Adverb particles that make one word of the verb before them (*sign-in*, *set-up*, *opt-out*).
+_PARTICLES = frozenset("in out up down on off over through by".split())
 _ARTICLES = frozenset("the a an one any our its their this that".split())
 #: Measurement units: a number with its unit names a quantity, not what it is about ("28 days").
 UNITS = frozenset("day hour minut min sec ms week month year kb mb gb tb px hz rps percent time".split())
@@ -303,7 +305,9 @@ def _lexicon() -> _Lexicon:
                 words = tuple(t.key for t in found if t.kind == "word")
                 if strong and " " not in entry:
                     keys = (strong[0],)  # an identifier or a file name, as a whole
-                elif strong or not words or (len(words) == 1 and len(_PARTS.split(entry)) > 1 and entry not in same):
+                elif strong or not words or (
+                    len(words) == 1 and len(_PARTS.split(entry)) > 1 and entry not in same and words[0] != stem(_PARTS.sub("", entry))
+                ):  # (one word of the whole entry, held-out as heldout, is kept)
                     continue  # an entry of function words only ("log in" is "log"): it would stand for any use
                 else:
                     keys = words
@@ -422,6 +426,11 @@ def _chunk_terms(chunk: str) -> tuple[Term, ...]:
         out.extend(_word_terms(" ".join(_SPLIT.split(token)), "part", out[0].key))
         out.extend(_word_terms(" ".join(_SPLIT.split(_CAMEL.sub(" ", token))), "part", out[0].key))
         return tuple(out)
+    head, dash, tail = token.lower().partition("-")
+    if dash and tail in _PARTICLES and head.isalpha() and head not in STOP_WORDS:
+        # a verb and its particle are one word, as written without the hyphen: sign-in is signin, not
+        # sign; log-in, set-up, roll-out, opt-out, built-in, held-out
+        return tuple(_word_terms(head + tail, "word"))
     return tuple(_word_terms(token.replace("-", " "), "word"))
 
 

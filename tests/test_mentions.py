@@ -172,6 +172,16 @@ def test_british_and_american_spellings_are_one_term() -> None:
     assert mention("Authorize every admin request against the tenant policy.", "is each admin call authorised yet?", SESSION)
 
 
+def test_a_verb_and_its_particle_written_with_a_hyphen_are_one_word() -> None:
+    assert term_keys("sign-in") == term_keys("signin") and "sign" not in term_keys("sign-in")
+    assert "login" in term_keys("log-in") and "log" not in term_keys("log-in")
+    assert term_keys("set-up") == term_keys("setup") and term_keys("roll-out") == term_keys("rollout")
+    assert "~test_set" in term_keys("held-out")  # the lexicon's hyphenated entries are read the same way
+    # a modifier after the hyphen is no particle: tailwind-only is still Tailwind
+    assert "tailwind" in term_keys("tailwind-only")
+    assert mention("Opt-out links must be in every marketing email.", "does every newsletter carry the optout link?", SESSION)
+
+
 def test_the_lexicon_links_a_tool_to_what_people_call_it() -> None:
     item = "Keep the Sentry DSN and the Stripe secret key in Vault, never in the .env file."
     assert mention(item, "the Stripe credentials stay in the secrets manager", SESSION) is not None
