@@ -577,23 +577,28 @@ class Profile:
         """Every key the item can be found by: its terms, its concepts and its names as run words."""
         yield from self.factors
         yield from self.concepts
-        yield from dict.fromkeys(RUN + w for name in self.tools for w in name)
+        yield from dict.fromkeys(RUN + w for name, _ in self.tools for w in name)
 
 
 _TOKEN = re.compile(r"\S+")
 _CLAUSE_END = re.compile(r"[.;:!?\u2014]['\")\]]*$")
 
 
-def _name_runs(text: str) -> list[tuple[list[str], bool]]:
-    """The names the item writes as written, each with whether it is a function: a word capitalised
-    inside a sentence (*Playwright*, *Metabase*, *Keychain*), an acronym (*DAG*, *VAT*), a function
-    (``sleep()``); consecutive capitalised plain words are one name (*Conventional Commits*: *commits*
-    alone is a word)."""
-    runs: list[tuple[list[str], bool]] = []
+_Run = tuple[list[str], bool, str]
+
+
+def _name_runs(text: str) -> list[_Run]:
+    """The names the item writes as written, each with whether it is a function and the noun it
+    modifies ('' if none): a word capitalised inside a sentence (*Playwright*, *Metabase*,
+    *Keychain*), an acronym (*DAG*, *VAT*), a function (``sleep()``); consecutive capitalised plain
+    words are one name (*Conventional Commits*: *commits* alone is a word). The noun: the plain
+    word written right after the name (*values* of "Keep Helm values per environment", stemmed)."""
+    runs: list[_Run] = []
+    ends: list[int] = []  # the index of each run's last token
     start = True
     joined = False  # the previous token was a name and no punctuation ends it
-    for match in _TOKEN.finditer(text):
-        token = match.group()
+    tokens = _TOKEN.findall(text)
+    for n, token in enumerate(tokens):
         core = token.strip("'\"`*()[]{},;:.!?\u2018\u2019\u201c\u201d")
         letters = [c for c in core if c.isalpha()]
         acronym = len(letters) > 1 and all(c.isupper() for c in letters)
@@ -601,42 +606,54 @@ def _name_runs(text: str) -> list[tuple[list[str], bool]]:
             word = core.isalpha() and not acronym and not _CAMEL.search(core)
             if joined and word:
                 runs[-1][0].append(core)
+                ends[-1] = n
             else:
-                runs.append(([core], token.lstrip("`'\"").startswith(core + "(")))
+                runs.append(([core], token.lstrip("`'\"").startswith(core + "("), ""))
+                ends.append(n)
             joined = word and core == token.strip("'\"`*")
         else:
             joined = False
         start = _CLAUSE_END.search(token) is not None
+    for i, end in enumerate(ends):
+        last, following = tokens[end], tokens[end + 1] if end + 1 < len(tokens) else ""
+        noun = following.rstrip(",;:.!?)'\"")
+        if last[-1:].isalnum() and noun.isalpha() and noun.islower() and noun not in STOP_WORDS:
+            runs[i] = (runs[i][0], runs[i][1], stem(noun))
     return runs
 
 
-def _names(runs: list[tuple[list[str], bool]]) -> tuple[frozenset[str], ...]:
+def _names(runs: list[_Run]) -> tuple[frozenset[str], ...]:
     """The item's names (:func:`_name_runs`), each as its term keys. A short question naming one
     ("Playwright suite green?") is about the item (:func:`_names_the_item`)."""
-    names = (frozenset(t.key for t in terms(" ".join(run), concepts=False) if t.kind in ("word", "strong")) for run, _ in runs)
+    names = (frozenset(t.key for t in terms(" ".join(run), concepts=False) if t.kind in ("word", "strong")) for run, _, _ in runs)
     return tuple(dict.fromkeys(name for name in names if name))
 
 
 _CODE_WORD = re.compile(r"`([a-z][a-z0-9._-]*)`")
 
 
-def _tool_names(runs: list[tuple[list[str], bool]], text: str, rejected: frozenset[str]) -> tuple[frozenset[str], ...]:
+def _tool_names(runs: list[_Run], text: str, rejected: frozenset[str]) -> tuple[tuple[frozenset[str], str], ...]:
     """The item's names a command line can run, each as its lower-case words: the names of
     :func:`_name_runs` but functions (``sleep()`` is no program) and acronyms that name no known
     product (*CI*, *API*: ``.github/workflows/ci.yml`` runs no item about CI; *AWS*, *GCP* are
     products), and a bare word in backticks (`` `uv` ``). Not a name the item turns down
     (:func:`_rejected`: *Sphinx* of "moving from Sphinx to MkDocs"), nor one of programs every
     session runs alone (:data:`~ctx_tui.command_lines.GENERIC`: *Python* of "must run on Python
-    3.9", *Git*; *Docker Compose* is a name)."""
-    found: list[frozenset[str]] = []
-    written = [run for run, function in runs if not function] + [[w] for w in _CODE_WORD.findall(text)]
-    for run in written:
+    3.9", *Git*; *Docker Compose* is a name).
+
+    Each with the noun the name modifies ('' if none): the item is about that thing of the tool
+    (*Helm values*, *Stripe test mode key*), so a command runs the item only where it also runs
+    that word (``helm lint`` is about the chart, not the values files; ``npx playwright test``
+    runs "Playwright tests")."""
+    found: list[tuple[frozenset[str], str]] = []
+    written = [(run, noun) for run, function, noun in runs if not function] + [([w], "") for w in _CODE_WORD.findall(text)]
+    for run, noun in written:
         words = frozenset(w.lower().removesuffix("'s").removesuffix("\u2019s") for w in run)
         if len(run) == 1 and run[0].isupper() and not words <= PRODUCTS:
             continue  # an acronym: a thing the item talks about
         if words <= GENERIC or (rejected and set(search_terms(" ".join(run))) <= rejected):
             continue
-        found.append(words)
+        found.append((words, noun))
     return tuple(dict.fromkeys(found))
 
 
@@ -1040,10 +1057,11 @@ def _runs_the_item(
     one of the item's names (:func:`_tool_names`): its program, subcommand, an installed package or
     what the program belongs to (``npx playwright test --project=chromium`` runs *Playwright*;
     ``west build -b <board>`` runs *Zephyr*; ``docker compose up`` *Docker Compose*) — however rare
-    its other words are. Not where every such command of the session runs it (:data:`COMMON_SHARE`)."""
+    its other words are. Not where every such command of the session runs it (:data:`COMMON_SHARE`), and
+    for a name written as a modifier ("Helm values") only where the command also runs the noun."""
     runs, df, cut = sentence.runs, idf.df, idf.cut
-    for name in profile.tools:
-        if name <= runs and any(df[RUN + w] <= cut for w in name):
+    for name, noun in profile.tools:
+        if name <= runs and any(df[RUN + w] <= cut for w in name) and (not noun or any(stem(w) == noun for w in runs)):
             return THRESHOLD, tuple(sorted(name))  # the shared words alone (a bound may have cut them short)
     return score, matched
 
@@ -1069,7 +1087,7 @@ def strict_may_mention(profile: Profile, keys: Container[str]) -> bool:
     shared = [k for k in profile.keys if k in keys]
     if len(shared) > 1 or (len(shared) == 1 and profile.factors[shared[0]] >= STRONG):
         return True
-    return any(all(RUN + w in keys for w in name) for name in profile.tools)  # a command running its name
+    return any(all(RUN + w in keys for w in name) for name, _ in profile.tools)  # a command running its name
 
 
 def _score(

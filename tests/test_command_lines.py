@@ -91,6 +91,14 @@ def test_a_command_inside_a_sentence_runs_its_program() -> None:
     assert run_words("we might run that later") == (frozenset(), frozenset())
 
 
+def test_a_name_written_as_a_modifier_needs_its_noun_run_too() -> None:
+    """"Helm values" is about the values files: ``helm lint`` runs Helm, not them; "Playwright
+    tests" are what ``playwright test`` runs."""
+    item = "Keep the Helm values per region in separate files."
+    assert not mention(item, "helm lint ./charts/api --strict passes now", SESSION)
+    assert mention("Use Playwright tests for the checkout flow.", "npx playwright test --project=webkit --retries=3", SESSION)
+
+
 def test_a_tools_configuration_file_names_it() -> None:
     """A path to a tool's own configuration file, in prose or a tool call, is the tool at work."""
     assert mention("Component tests run on Vitest with jsdom.", "vitest.config.mts now excludes the e2e folder", SESSION)
