@@ -27,7 +27,7 @@ from ctx_tui.memory import latest_references
 from ctx_tui.memory.latest_references import latest_occurrences
 from ctx_tui.memory.references import mentions as can_mention
 from ctx_tui.memory.references import Reference, occurrences, texts_of
-from ctx_tui.mentions import Profile, Vocabulary, sentences, similarity, strict_may_mention, term_keys
+from ctx_tui.mentions import PARSED_CACHE_CHARS, Profile, Vocabulary, sentences, similarity, strict_may_mention, term_keys
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
 
@@ -174,8 +174,12 @@ def test_a_scan_cache_gives_the_same_references(name: str, tmp_path: Path, monke
     matched: list[int] = []
     match = latest_references._Scan.match
     monkeypatch.setattr(latest_references._Scan, "match", lambda self, *a: matched.append(1) or match(self, *a))
+    parsed: list[str] = []
+    parse = latest_references._parse
+    monkeypatch.setattr(latest_references, "_parse", lambda sentence: parsed.append(sentence) or parse(sentence))
     assert _latest(session, items, entries, cache) == expected
     assert not matched
+    assert all(len(sentence) > PARSED_CACHE_CHARS for sentence in parsed)  # the short sentences' terms kept too
     monkeypatch.undo()
     # an earlier entry that reads differently now: nothing from it on is taken from the cache
     first = next(n for n, e in enumerate(entries) if can_mention(e) and e.kind is Kind.USER and e.text)

@@ -271,10 +271,10 @@ def save_window_summary(
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.compress import compress_window
     from ctx_tui.memory.session_store import SavedSummary, update_session_memory
-    from ctx_tui.memory.view import build_memory_view
+    from ctx_tui.memory.tracker import refresh
 
     with _session_at(transcript, config, limit_bytes) as session:
-        build_memory_view(project, session, config, latest_only=True)
+        refresh(project, session, config, latest_only=True)  # the write step: no view is read here
         result = compress_window(session, config, project=project)
     if not result.text.strip():
         return None

@@ -49,7 +49,7 @@ from __future__ import annotations
 import hashlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from itertools import chain, repeat
 
@@ -173,8 +173,17 @@ class _Item:
 class _Scan:
     """The session's sentences, their distinct texts and the index of the items."""
 
-    def __init__(self, items: Sequence[TrackedItem], entries: Sequence[Entry], threshold: float, digests: bool = False) -> None:
-        """``digests``: work out :attr:`digests` (for a :class:`~ctx_tui.memory.scan_cache.ScanCache`)."""
+    def __init__(
+        self,
+        items: Sequence[TrackedItem],
+        entries: Sequence[Entry],
+        threshold: float,
+        digests: bool = False,
+        known_keys: Mapping[str, frozenset[str]] | None = None,
+    ) -> None:
+        """``digests``: work out :attr:`digests` and :attr:`short_keys` (for a
+        :class:`~ctx_tui.memory.scan_cache.ScanCache`); ``known_keys``: the term keys of short
+        sentences an earlier scan parsed (taken instead of parsing them again)."""
         self.index = MentionIndex(threshold=threshold)
         for item in items:
             self.index.add(item.id, item.content)
@@ -195,17 +204,24 @@ class _Scan:
         self.digests: list[str] = []
         digest = hashlib.blake2b(digest_size=12) if digests else None
 
+        known = known_keys or {}
+        self.short_keys: list[tuple[str, frozenset[str]]] = []  # with digests: each short sentence's keys
+
         def number(sentence: str) -> int:
             d = len(self.texts)
-            keys = _parse(sentence).keys
+            short = len(sentence) <= PARSED_CACHE_CHARS
+            keys = known.get(sentence) if short else None
+            if keys is None:
+                keys = _parse(sentence).keys
             for key in keys:
                 holders.setdefault(key, []).append(d)
-            short = len(sentence) <= PARSED_CACHE_CHARS
             self.texts.append(sentence if short else None)
             if short:
                 numbering[sentence] = d
             if digest is not None:
                 digest.update(b"\x00s" + sentence.encode("utf-8", "surrogatepass"))
+                if short:
+                    self.short_keys.append((sentence, keys))
             return d
 
         numbering: dict[str, int] = {}  # a short sentence -> its number (a session repeats many)
@@ -432,16 +448,16 @@ def latest_occurrences(
     """
     if not items:
         return {}
-    scan = _Scan(items, entries, threshold, digests=cache is not None)
     if cache is None:
-        return _read(scan, items, live_from, current_round, keep)
+        return _read(_Scan(items, entries, threshold), items, live_from, current_round, keep)
     texts = {item.id: item.content for item in items}
     kept = ScanCache(cache, threshold)
     kept.load(texts)
+    scan = _Scan(items, entries, threshold, digests=True, known_keys=kept.keys)
     valid = kept.valid(scan.digests)
     scan.stored = {unit: hits for unit, hits in kept.units.items() if unit < valid}
     found = _read(scan, items, live_from, current_round, keep)
-    kept.save(texts, scan.digests, {**scan.stored, **scan.matched}.items())
+    kept.save(texts, scan.digests, {**scan.stored, **scan.matched}.items(), scan.short_keys)
     return found
 
 

@@ -13,7 +13,9 @@ those items) and takes the rest from here.
 *unit*, in transcript order): a digest of everything up to and including it
 (each unit's kind, speaker and sentences; a sentence by its text), the items
 the job knows its hits for (matched, or ruled out: no sentence of it can
-mention them and it follows up no hit of theirs) and those hits. A unit's hits are used only where
+mention them and it follows up no hit of theirs) and those hits; and the term
+keys of each short sentence (the next job numbers the session's sentences
+without parsing those again). A unit's hits are used only where
 its digest and every earlier one are the digests of the session as read now,
 the code that matches (this module, the scan, the matcher, the lexicon) and
 the threshold are the same, and the item (its id and text) is the same. A file
@@ -34,7 +36,7 @@ from ctx_tui.mentions import Mention
 from ctx_tui.paths import SESSIONS_DIR, safe_name, state_dir
 from ctx_tui.storage import LockTimeout, locked, read_regular, write_atomic
 
-FORMAT = 2
+FORMAT = 3
 #: A cache file larger than this is not read (a session's is ~1 MB at 100 MB of transcript).
 MAX_BYTES = 64 << 20
 #: How long a job waits for another one's write before it goes on without saving.
@@ -72,7 +74,7 @@ def _item_key(item_id: str, text: str) -> str:
 class ScanCache:
     """The hits kept for a session: read with :meth:`load`, used by the scan, written with :meth:`save`."""
 
-    __slots__ = ("path", "threshold", "code", "digests", "units")
+    __slots__ = ("path", "threshold", "code", "digests", "units", "keys")
 
     def __init__(self, path: Path, threshold: float) -> None:
         self.path = path
@@ -80,6 +82,7 @@ class ScanCache:
         self.code = _code_digest()
         self.digests: list[str] = []
         self.units: dict[int, UnitHits] = {}  # unit index -> what was kept for it (the current items' ids)
+        self.keys: dict[str, frozenset[str]] = {}  # a short sentence -> its term keys (parsed once per session)
 
     def load(self, items: Mapping[str, str]) -> None:
         """Read the file for the items ``items`` (id -> text); nothing is kept from an unreadable or foreign one."""
@@ -104,9 +107,10 @@ class ScanCache:
                         if n in index
                     },
                 )
+            keys = {str(sentence): frozenset(map(str, sentence_keys)) for sentence, sentence_keys in data["sentences"]}
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             return
-        self.digests, self.units = digests, units
+        self.digests, self.units, self.keys = digests, units, keys
 
     def valid(self, digests: list[str]) -> int:
         """How many units, from the first, read now as they did when the file was written."""
@@ -117,9 +121,15 @@ class ScanCache:
             n += 1
         return n
 
-    def save(self, items: Mapping[str, str], digests: list[str], units: Iterable[tuple[int, UnitHits]]) -> None:
-        """Replace the file with ``units``' hits for ``items`` (id -> text); a write that fails is skipped
-        (the next job matches those units again)."""
+    def save(
+        self,
+        items: Mapping[str, str],
+        digests: list[str],
+        units: Iterable[tuple[int, UnitHits]],
+        keys: Iterable[tuple[str, frozenset[str]]] = (),
+    ) -> None:
+        """Replace the file with ``units``' hits for ``items`` (id -> text) and the short sentences'
+        term ``keys``; a write that fails is skipped (the next job matches those units again)."""
         ids = list(items)
         number = {item_id: n for n, item_id in enumerate(ids)}
         asked_sets: dict[frozenset[str], int] = {}  # each distinct set of items asked for, written once
@@ -139,6 +149,7 @@ class ScanCache:
             "digests": digests,
             "asked": [sorted(number[i] for i in asked if i in number) for asked in asked_sets],
             "units": rows,
+            "sentences": [[sentence, list(sentence_keys)] for sentence, sentence_keys in keys],
         }
         try:
             with locked(self.path, timeout=LOCK_TIMEOUT_S):
