@@ -13,17 +13,7 @@ from ctx_tui.memory.references import occurrences
 from ctx_tui.mentions import MentionIndex, Vocabulary, mention
 from ctx_tui.window import Session
 
-SESSION = Vocabulary(
-    [
-        "the build is green",
-        "the build failed on lint",
-        "the page renders slowly",
-        "deploy the app to staging",
-        "the tests pass locally",
-        "fixed the flaky test in the checkout page",
-        *(f"build {n} finished in {n} minutes" for n in range(12)),
-    ]
-)
+from test_mentions import SESSION
 
 
 def _in_tool_call(item: str, command: str) -> bool:
