@@ -13,6 +13,8 @@ on sessions of any size.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import replace
 from pathlib import Path
 
@@ -188,6 +190,28 @@ def test_a_scan_cache_gives_the_same_references(name: str, tmp_path: Path, monke
     for broken in (b"{", b"[]", orjson.dumps({**kept, "units": [[0, [0], [[0, "x"]]]]}), orjson.dumps({**kept, "threshold": 0.1})):
         cache.write_bytes(broken)
         assert _latest(session, items, entries, cache) == expected
+
+
+def test_the_scan_cache_never_writes_through_a_link_nor_over_a_fifo(tmp_path: Path) -> None:
+    """A cache path that is a symlink (to a file of the user's) or a FIFO is left as it is: the job
+    gives the same references without a cache and the other file keeps every byte."""
+    session = _session(ALL_FIXTURES[0])
+    entries = list(session.entries)
+    items = _cut_items(session, 10)
+    expected = _latest(session, items, entries, None)
+    precious = tmp_path / "notes.txt"
+    precious.write_bytes(b"the user's own notes\n")
+    link = tmp_path / "link.scan.json"
+    link.symlink_to(precious)
+    dangling = tmp_path / "dangling.scan.json"
+    dangling.symlink_to(tmp_path / "nowhere" / "file")
+    fifo = tmp_path / "fifo.scan.json"
+    os.mkfifo(fifo)
+    for cache in (link, dangling, fifo):
+        assert _latest(session, items, entries, cache) == expected
+    assert precious.read_bytes() == b"the user's own notes\n"
+    assert link.is_symlink() and dangling.is_symlink() and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert not (tmp_path / "nowhere").exists()
 
 
 def test_the_scan_cache_is_keyed_by_every_module_the_scan_runs() -> None:

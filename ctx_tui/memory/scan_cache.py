@@ -20,12 +20,15 @@ its digest and every earlier one are the digests of the session as read now,
 the code that matches (this module, the scan, the matcher, the lexicon) and
 the threshold are the same, and the item (its id and text) is the same. A file
 that does not read as this format is ignored (the job then matches everything,
-as on a session's first run) and replaced. Written atomically under its lock.
+as on a session's first run) and replaced; a symlink, a FIFO or anything else but a plain
+file at its path is left alone (never written through). Written atomically under its lock.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -65,6 +68,19 @@ def _code_digest() -> str:
     stemmer = sys.modules.get("Stemmer") or sys.modules.get("snowballstemmer")
     digest.update(str(getattr(stemmer, "__version__", "")).encode())
     return digest.hexdigest()
+
+
+def _replaceable(path: Path) -> bool:
+    """Whether the cache may be written at ``path``: nothing there, or a plain file of its own.
+
+    A file that does not read as a cache is replaced, so the write must never go through a
+    symlink (:func:`write_atomic` follows one to its target: some other file, whatever it
+    holds, would be overwritten) nor replace a FIFO or a folder someone put there.
+    """
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return True
 
 
 def _item_key(item_id: str, text: str) -> str:
@@ -153,6 +169,8 @@ class ScanCache:
         }
         try:
             with locked(self.path, timeout=LOCK_TIMEOUT_S):
+                if not _replaceable(self.path):
+                    return
                 write_atomic(self.path, orjson.dumps(data))
         except (OSError, LockTimeout):
             return
