@@ -164,7 +164,7 @@ STOP_WORDS = frozenset(
     that that's the their theirs them themselves then there there's these they this those through to too under
     until up very was wasn't we were weren't what when where which while who whom why will with won't would
     wouldn't you your yours yourself yourselves i'm i've i'd i'll we're we've we'll you're you've you'll
-    please thanks thank thx ok okay yes yeah sure really actually maybe might may must shall via per us
+    please pls plz thanks thank thx ok okay yes yeah sure really actually maybe might may must shall via per us
     use used using uses make makes made get gets got need needs want wants like way thing things
     one still even well every everything something anything nothing right new old good great nice instead
     """.split()
@@ -657,14 +657,16 @@ def _tool_names(runs: list[_Run], text: str, rejected: frozenset[str]) -> tuple[
     return tuple(dict.fromkeys(found))
 
 
-def _rejected(text: str) -> frozenset[str]:
+def _rejected(text: str, opening: bool = False) -> frozenset[str]:
     """The keys the item names only as the alternative it turns down: *UserDefaults* in "store the
     token in the Keychain, not UserDefaults", *click* in "prefer argparse over click", *Sphinx* in
     "moving from Sphinx to MkDocs". A sentence naming only those talks about the other thing.
 
     The phrase after a contrast (``not``, ``no``, ``instead of``, ``rather than``; ``over`` after
     *prefer*; ``from ... to`` after a verb of moving), up to the next function word. An item that
-    opens with the ban ("No sleep() in tests") is about what it bans: that is its subject.
+    opens with the ban ("No sleep() in tests") is about what it bans: that is its subject;
+    ``opening``: the ban it opens with is turned down too (what a sentence says no to, see
+    :func:`_agrees_on_rejected`).
     """
     body = _LABEL.sub("", text, count=1)
     low = body.lower()
@@ -686,7 +688,7 @@ def _rejected(text: str) -> frozenset[str]:
                 kept.append(words[n])
                 n += 1
                 continue
-            if clause is not None and not kept and not spans and n == 0 and body.lstrip().startswith(words[0]):
+            if not opening and not kept and not spans and n == 0 and body.lstrip().startswith(words[0]):
                 kept.append(words[n])  # the item opens with it: what it bans is its subject
                 n += 1
                 continue
@@ -710,11 +712,14 @@ class _Parsed:
     its command lines run (``runs``; ``loose_runs``: of segments only a tool call's text reads as commands)."""
 
     __slots__ = (
-        "terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs", "marked"
+        "terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs", "marked",
+        "text", "_turned_down",
     )
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
         self.terms = sentence_terms
+        self.text = text
+        self._turned_down: frozenset[str] | None = None
         self.question = text.rstrip().endswith("?")
         self.keys = frozenset(map(_KEY, sentence_terms))
         self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
@@ -758,6 +763,14 @@ class _Parsed:
         self._weighted = (weights, surfaces, short)
         self.terms = []  # no longer needed
         return self._weighted
+
+    @property
+    def turned_down(self) -> frozenset[str]:
+        """The keys the sentence says no to (:func:`_rejected`, the ban it opens with included: "no Rx in
+        the new screens"); worked out once asked (only where an item's evidence is what it turns down)."""
+        if self._turned_down is None:
+            self._turned_down = _rejected(self.text, opening=True)
+        return self._turned_down
 
 
 #: Words that make the next words a definite reference by kind: "the new node provisioner", "the old
@@ -820,10 +833,11 @@ class _Sentence:
 
     __slots__ = (
         "weights", "idfs", "vector", "surfaces", "base", "own", "short", "question", "concepts", "owners", "counted", "plain",
-        "runs", "marked",
+        "runs", "marked", "parsed",
     )
 
     def __init__(self, parsed: _Parsed, idf: _Idf, strict: bool = False) -> None:
+        self.parsed = parsed
         weights, self.surfaces, self.short = parsed.weighted()
         self.question = self.short and parsed.question
         self.owners = parsed.owners
@@ -1019,6 +1033,16 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     return _own_words(profile, sentence) >= OWN_WORDS
 
 
+def _agrees(sentence: _Sentence, rejected: list[str]) -> bool:
+    """Whether the sentence turns down the same alternative the item does ("no Rx in the new screens"
+    for "Use Kotlin coroutines with Flow, no RxJava in new Android code"): it restates the rule,
+    it does not talk about the other thing."""
+    if not rejected:
+        return False
+    turned_down = sentence.parsed.turned_down
+    return all(k in turned_down for k in rejected)
+
+
 def _one_phrase(profile: Profile, keys: list[str]) -> bool:
     """Whether ``keys`` are two plain words the item writes side by side ("business hours", "CI
     fails", "learning rate") and at most a third of its words: such a phrase names one thing of the
@@ -1158,7 +1182,7 @@ def _score(
         # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
         # unless the sentence is a short question about just that ("still no click?", "still 5173?")
         evidence = [k for k in shared if df[k] <= cut]
-        if share < SHORT_SHARE and all(k in profile.rejected for k in evidence):
+        if share < SHORT_SHARE and all(k in profile.rejected for k in evidence) and not _agrees(sentence, evidence):
             return 0.0, ()
         counted = sentence.counted
         if any(k[0] == "#" for k in evidence) and all(k[0] == "#" or k in UNITS or k in counted for k in evidence) and (
@@ -1177,7 +1201,10 @@ def _score(
         # a concept the item gives through a word the sentence shares ("pull request" / "merge
         # request" beside *request*) adds no evidence of its own
         evidence = [k for k in shared if df[k] <= cut]
-        if share < SHORT_SHARE and len(soft_surfaces) < CONCEPT_EVIDENCE and all(k in profile.rejected for k in evidence):
+        if (
+            share < SHORT_SHARE and len(soft_surfaces) < CONCEPT_EVIDENCE and all(k in profile.rejected for k in evidence)
+            and not _agrees(sentence, evidence)
+        ):
             return 0.0, ()  # one concept beside the alternative the item turns down: no more than that alone
         if all(set(source.split(" ")) & set(evidence) for source in soft_keys) and _another_subject(profile, sentence, evidence):
             return 0.0, ()

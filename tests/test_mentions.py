@@ -261,6 +261,17 @@ def test_naming_only_the_alternative_the_item_turns_down_is_another_subject() ->
     assert mention(rebase, "rebased the feature branch onto main, no merge commits", SESSION) is not None
 
 
+def test_turning_down_the_same_alternative_restates_the_item() -> None:
+    """A sentence that says no to what the item turns down agrees with it: the alternative is then
+    the item's subject, not another one (a filler such as *pls* says nothing of its own)."""
+    item = "We'll keep sessions in Redis, not Memcached."
+    assert mention(item, "no Memcached in the new services pls", SESSION) is not None
+    assert mention(item, "not Memcached for the new services either", SESSION) is not None
+    # naming it without turning it down is still about the other thing
+    assert mention(item, "Memcached in the new services evicts too much", SESSION) is None
+    assert mention(item, "no Memcached for the cart service, it evicts entries under load", SESSION) is None  # its own subject
+
+
 def test_a_shared_quantity_alone_is_another_subject() -> None:
     item = "Access logs are kept for 45 days, then deleted."
     assert mention(item, "the 45 days trial ends on Friday", SESSION) is None
