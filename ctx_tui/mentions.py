@@ -164,6 +164,8 @@ STOP_WORDS = frozenset(
     that that's the their theirs them themselves then there there's these they this those through to too under
     until up very was wasn't we were weren't what when where which while who whom why will with won't would
     wouldn't you your yours yourself yourselves i'm i've i'd i'll we're we've we'll you're you've you'll
+    none nobody everyone someone anyone everybody somebody anybody without within among upon onto toward towards despite
+    unlike yet though although unless whether whereas already anyway stuff
     please pls plz thanks thank thx ok okay yes yeah sure really actually maybe might may must shall via per us
     use used using uses make makes made get gets got need needs want wants like way thing things
     one still even well every everything something anything nothing right new old good great nice instead

@@ -53,6 +53,13 @@ def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     assert recall["negative"] >= 0.93  # hard negatives rejected
 
 
+def test_tune_loose_paraphrases_floor(evaluation) -> None:  # noqa: ANN001
+    """The tune part's paraphrases in other words (the rules were chosen there: a regression shows first)."""
+    figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.TUNE))
+    assert figures.precision >= 0.93 and figures.f1 >= 0.915, (figures.precision, figures.recall, figures.f1)
+    assert figures.by_style["loose"][2] >= 0.8 and figures.by_style["negative"][2] >= 0.9  # 13/16, 43/47
+
+
 def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     """The fresh split (tests/eval/references_fresh.yaml): domains written before the lexicon, never tuned on."""
     fresh = evaluation.load(evaluation.FRESH_FILE)
@@ -62,8 +69,9 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.93 and figures.f1 >= 0.87, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.93 and figures.f1 >= 0.875, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["identifier"][2] >= 0.8  # command lines running the item's tool
+    assert figures.by_style["loose"][2] >= 0.41  # 10/24 paraphrases in other words
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001

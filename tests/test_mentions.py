@@ -272,6 +272,19 @@ def test_turning_down_the_same_alternative_restates_the_item() -> None:
     assert mention(item, "no Memcached for the cart service, it evicts entries under load", SESSION) is None  # its own subject
 
 
+def test_function_words_and_fillers_say_nothing_of_the_subject() -> None:
+    """Indefinite pronouns, prepositions and conjunctions of grammar, and the filler noun *stuff*, are
+    no terms: a paraphrase is not made longer by them (next to *thing*, *nothing*, *please*)."""
+    assert search_terms("none of the stuff works without the flag, although nobody checked it yet") == ["work", "flag", "check"]
+    item = "Keep minSdkVersion at 26 so the app runs on Android 8."
+    # older devices / the minimum version beside Android: 0.27 with the function words counted
+    assert mention(item, "the older devices still have to work, none of the new Android stuff yet", SESSION) is not None
+    assert mention(item, "older phones must keep working, nobody upgrades their handsets", SESSION) is not None
+    # older devices named in another context: one concept, nothing else of the item
+    assert mention(item, "the older devices in the test lab need new batteries", SESSION) is None
+    assert mention(item, "Android devices in the lab are all older", SESSION) is None
+
+
 def test_a_shared_quantity_alone_is_another_subject() -> None:
     item = "Access logs are kept for 45 days, then deleted."
     assert mention(item, "the 45 days trial ends on Friday", SESSION) is None
