@@ -29,6 +29,7 @@ from ctx_tui.memory import latest_references
 from ctx_tui.memory.latest_references import latest_occurrences
 from ctx_tui.memory.references import mentions as can_mention
 from ctx_tui.memory.references import Reference, occurrences, texts_of
+from ctx_tui.memory.scan_cache import ScanCache
 from ctx_tui.mentions import PARSED_CACHE_CHARS, Profile, Vocabulary, sentences, similarity, strict_may_mention, term_keys
 from ctx_tui.transcripts.model import Entry, Kind
 from ctx_tui.window import Session
@@ -153,7 +154,12 @@ def test_strict_text_that_cannot_mention_an_item_scores_zero(name: str) -> None:
 def _latest(session: Session, items: list[TrackedItem], entries: list[Entry], cache: Path | None) -> dict[str, list[Reference]]:
     state = session.state()
     live_from = state.live[0].entry.seq if state.live else 1 << 62
-    return latest_occurrences(items, entries, live_from, state.rounds, Config().decay.reference_threshold, cache=cache)
+    if cache is None:
+        return latest_occurrences(items, entries, live_from, state.rounds, Config().decay.reference_threshold)
+    kept = ScanCache(cache, Config().decay.reference_threshold)
+    found = latest_occurrences(items, entries, live_from, state.rounds, Config().decay.reference_threshold, cache=kept)
+    kept.save()
+    return found
 
 
 @pytest.mark.parametrize("name", ALL_FIXTURES)
@@ -230,3 +236,43 @@ def test_the_scan_cache_is_keyed_by_every_module_the_scan_runs() -> None:
     assert root / "concepts.txt" in covered
     missing = [f for f in files - covered if "transcripts" not in f.relative_to(root).parts]
     assert not missing
+
+
+def test_the_scan_cache_keeps_what_each_text_states(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next one-off refresh of a session reads no text again to extract: each text's statements
+    come from the scan cache (by a digest of the speaker and the text), with the same extractions
+    and session memory as without it; a file whose statements do not read as statements gives no
+    statements (every text read again), and the same result."""
+    from ctx_tui.memory import extract
+    from ctx_tui.memory.scan_cache import scan_cache_path
+    from ctx_tui.memory.session_store import session_id_of
+    from ctx_tui.memory.tracker import refresh
+
+    session = _session(ALL_FIXTURES[0])  # its assistant states decisions
+    config = Config()
+    first = refresh(tmp_path / "first", session, config, latest_only=True)
+    assert first.extractions
+    cache = scan_cache_path(tmp_path / "first", session_id_of(session))
+    kept = orjson.loads(cache.read_bytes())
+    assert kept["statements"] and any(found for _, found in kept["statements"])
+    read: list[str | bytes] = []
+    statements = extract._statements
+    monkeypatch.setattr(extract, "_statements", lambda role, key: read.append(key) or statements(role, key))
+    again = refresh(tmp_path / "first", session, config, latest_only=True)
+    assert _timeless(again.extractions) == _timeless(first.extractions)
+    assert [i.model_dump(exclude={"created_at"}) for i in again.memory.items] == [i.model_dump(exclude={"created_at"}) for i in first.memory.items]
+    assert not read
+    assert orjson.loads(cache.read_bytes())["statements"] == kept["statements"]
+    # a statement of a type that does not exist: the file is not taken, every text is read again
+    digest, found = next((d, f) for d, f in kept["statements"] if f)
+    broken = {**kept, "statements": [[digest, [["no-such-type", *found[0][1:]]]]]}
+    other = scan_cache_path(tmp_path / "broken", session_id_of(session))
+    other.parent.mkdir(parents=True)
+    other.write_bytes(orjson.dumps(broken))
+    assert _timeless(refresh(tmp_path / "broken", session, config, latest_only=True).extractions) == _timeless(first.extractions)
+    assert read
+
+
+def _timeless(extractions: tuple[object, ...]) -> list[tuple[object, ...]]:
+    """Extractions but for when their items were made."""
+    return [(x.item.model_dump(exclude={"created_at"}), x.seq, x.rationale, x.affects_files) for x in extractions]  # type: ignore[attr-defined]

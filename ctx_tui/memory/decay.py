@@ -35,14 +35,16 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from ctx_tui.config import Config
 from ctx_tui.memory.items import Importance, ItemType, TrackedItem
 from ctx_tui.memory.references import Reference, occurrences
 from ctx_tui.transcripts.model import Entry
 from ctx_tui.window_state import WindowEntry
+
+if TYPE_CHECKING:
+    from ctx_tui.memory.scan_cache import ScanCache
 
 #: The attention the U-shaped curve gives the middle of the window (1.0 at either end).
 ATTENTION_FLOOR = 0.4
@@ -242,7 +244,7 @@ def analyze(
     current_round: int,
     config: Config,
     latest_only: bool = False,
-    scan_cache: Path | None = None,
+    scan_cache: ScanCache | None = None,
 ) -> list[ItemStatus]:
     """Statuses of the active (not dismissed) items, highest attention risk first.
 

@@ -46,8 +46,9 @@ incremental extractor; the rules are listed above.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -387,6 +388,40 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
     return tuple(out)
 
 
+class Statements:
+    """What each text states, kept by a digest of its speaker and text across processes.
+
+    The statements of a text depend on nothing else, so a one-off job takes those an
+    earlier job of the session found (``known``, from :mod:`~ctx_tui.memory.scan_cache`)
+    instead of reading the text again; :attr:`found` holds those of every text this
+    extraction read, for the next job.
+    """
+
+    __slots__ = ("known", "found", "_by_key")
+
+    def __init__(self, known: Mapping[str, tuple[Statement, ...]] | None = None) -> None:
+        self.known = known or {}
+        self.found: dict[str, tuple[Statement, ...]] = {}
+        self._by_key: dict[tuple[str, str | bytes], tuple[Statement, ...]] = {}  # each text digested once
+
+    def __call__(self, role: str, key: str | bytes) -> tuple[Statement, ...]:
+        """:func:`_statements` of ``role`` and ``key``."""
+        found = self._by_key.get((role, key))
+        if found is None:
+            digest = statements_digest(role, key)
+            found = self.known.get(digest)
+            if found is None:
+                found = _statements(role, key)
+            self.found[digest] = self._by_key[(role, key)] = found
+        return found
+
+
+def statements_digest(role: str, key: str | bytes) -> str:
+    """The digest :class:`Statements` keeps a text's statements by (the text's UTF-8, as stored)."""
+    data = key if isinstance(key, bytes) else key.encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=16, person=role.encode()).hexdigest()
+
+
 def _files(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_PATHS.findall(text)))
 
@@ -509,7 +544,8 @@ def _terms(text: str) -> frozenset[str]:
 class _Extractor:
     """Items of one entry list, read in order; ``feed`` takes only the entries after the last one read."""
 
-    def __init__(self) -> None:
+    def __init__(self, statements: Statements | None = None) -> None:
+        self.statements = statements or _statements
         self.read = 0
         self.items: dict[str, Extraction] = {}  # id -> latest form, in order of first appearance
         self.terms: dict[str, frozenset[str]] = {}
@@ -532,7 +568,7 @@ class _Extractor:
         if kind is Kind.USER:
             self._user(entry)
         elif kind is Kind.ASSISTANT:
-            for statement in _statements("assistant", text_key(entry)):
+            for statement in self.statements("assistant", text_key(entry)):
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
             self.last_assistant = entry.text
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
@@ -542,7 +578,7 @@ class _Extractor:
         elif kind is Kind.TOOL_CALL and entry.tool_name == "ExitPlanMode":
             plan = (entry.tool_input or {}).get("plan")
             if isinstance(plan, str):  # the plan the user is asked to approve: its decisions are the assistant's
-                for statement in _statements("assistant", plan):
+                for statement in self.statements("assistant", plan):
                     self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
         elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
             for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
@@ -570,7 +606,7 @@ class _Extractor:
         approved = approval.group(0).casefold() if named and approval else None
         if named:
             self._add(_make(ItemType.DECISION, named, entry))
-        for kind, content, rationale, files in _statements("user", text_key(entry)):
+        for kind, content, rationale, files in self.statements("user", text_key(entry)):
             if content in used or (approved and approved in content.casefold()):
                 continue  # the goal's own sentences; the approval, stored as the option it names
             self._add(_make(kind, content, entry, rationale, files))
@@ -628,17 +664,19 @@ class _Cache:
 _CACHE = _Cache()
 
 
-def extract_items(entries: Iterable[Entry]) -> list[Extraction]:
+def extract_items(entries: Iterable[Entry], statements: Statements | None = None) -> list[Extraction]:
     """Goal, constraints, preferences, decisions, progress of a transcript, in order, near-duplicates merged.
 
     Called again with the same (grown) list, only the appended entries are read.
+    ``statements``: what texts state, kept across processes (a one-off job's; the
+    list is then read whole, so that it learns every text's).
     """
     if not isinstance(entries, list):
         entries = list(entries)
     cache = _CACHE
     extractor = cache.extractor
-    if cache.entries is not entries or extractor is None or len(entries) < extractor.read:
-        extractor = _Extractor()
+    if cache.entries is not entries or extractor is None or len(entries) < extractor.read or statements is not None:
+        extractor = _Extractor(statements)
         cache.entries, cache.extractor = entries, extractor
     extractor.feed(entries)
     return extractor.result()
@@ -656,6 +694,7 @@ def decisions_of(entries: Iterable[Entry]) -> list[Decision]:
 __all__ = [
     "Decision",
     "Extraction",
+    "Statements",
     "classify",
     "decisions_of",
     "extract_items",

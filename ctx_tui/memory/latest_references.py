@@ -50,7 +50,6 @@ import hashlib
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from itertools import chain, repeat
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
@@ -435,29 +434,28 @@ def latest_occurrences(
     current_round: int,
     threshold: float = THRESHOLD,
     keep: int = MAX_REFERENCED_ROUNDS,
-    cache: Path | None = None,
+    cache: ScanCache | None = None,
 ) -> dict[str, list[Reference]]:
     """For each item id, its references (in transcript order) from the latest back to where its status is settled.
 
     ``live_from``: the seq of the live window's first entry (its position needs the latest
     reference at or after it); ``current_round``: the session's last round (rounds the item's
     memory holds after it are not counted); ``keep``: how many of the latest referenced rounds
-    are needed; ``cache``: a :mod:`~ctx_tui.memory.scan_cache` file the hits of an earlier scan
-    of this session are taken from, and this scan's are saved to (the same result with or without
-    it). See the module's docstring.
+    are needed; ``cache``: what an earlier scan of this session kept
+    (:class:`~ctx_tui.memory.scan_cache.ScanCache`), whose hits are taken and which is given
+    this scan's to save (the same result with or without it). See the module's docstring.
     """
     if not items:
         return {}
     if cache is None:
         return _read(_Scan(items, entries, threshold), items, live_from, current_round, keep)
     texts = {item.id: item.content for item in items}
-    kept = ScanCache(cache, threshold)
-    kept.load(texts)
-    scan = _Scan(items, entries, threshold, digests=True, known_keys=kept.keys)
-    valid = kept.valid(scan.digests)
-    scan.stored = {unit: hits for unit, hits in kept.units.items() if unit < valid}
+    cache.load(texts)
+    scan = _Scan(items, entries, threshold, digests=True, known_keys=cache.keys)
+    valid = cache.valid(scan.digests)
+    scan.stored = {unit: hits for unit, hits in cache.units.items() if unit < valid}
     found = _read(scan, items, live_from, current_round, keep)
-    kept.save(texts, scan.digests, {**scan.stored, **scan.matched}.items(), scan.short_keys)
+    cache.keep(texts, scan.digests, {**scan.stored, **scan.matched}.items(), scan.short_keys)
     return found
 
 

@@ -15,12 +15,15 @@ those items) and takes the rest from here.
 the job knows its hits for (matched, or ruled out: no sentence of it can
 mention them and it follows up no hit of theirs) and those hits; and the term
 keys of each short sentence (the next job numbers the session's sentences
-without parsing those again). A unit's hits are used only where
+without parsing those again); and what each text of the session states for
+extraction (:class:`~ctx_tui.memory.extract.Statements`: by a digest of the
+speaker and the text, as the statements depend on nothing else). A unit's hits are used only where
 its digest and every earlier one are the digests of the session as read now,
 the code that matches (this module, the scan, the matcher, the lexicon) and
-the threshold are the same, and the item (its id and text) is the same. A file
-that does not read as this format is ignored (the job then matches everything,
-as on a session's first run) and replaced; a symlink, a FIFO or anything else but a plain
+the threshold are the same, and the item (its id and text) is the same; the
+statements, where the code (and Python: its Unicode tables) is the same. A file
+that does not read as this format is ignored (the job then matches and
+extracts everything, as on a session's first run) and replaced; a symlink, a FIFO or anything else but a plain
 file at its path is left alone (never written through). Written atomically under its lock.
 """
 
@@ -31,15 +34,18 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Mapping
+from typing import Any
 from pathlib import Path
 
 import orjson
 
+from ctx_tui.memory.extract import Statement
+from ctx_tui.memory.items import ItemType
 from ctx_tui.mentions import Mention
 from ctx_tui.paths import SESSIONS_DIR, safe_name, state_dir
 from ctx_tui.storage import LockTimeout, locked, read_regular, write_atomic
 
-FORMAT = 3
+FORMAT = 4
 #: A cache file larger than this is not read (a session's is ~1 MB at 100 MB of transcript).
 MAX_BYTES = 64 << 20
 #: How long a job waits for another one's write before it goes on without saving.
@@ -67,6 +73,7 @@ def _code_digest() -> str:
         digest.update(path.read_bytes())
     stemmer = sys.modules.get("Stemmer") or sys.modules.get("snowballstemmer")
     digest.update(str(getattr(stemmer, "__version__", "")).encode())
+    digest.update(sys.version.encode())  # the regex engine and the Unicode tables extraction reads with
     return digest.hexdigest()
 
 
@@ -88,9 +95,10 @@ def _item_key(item_id: str, text: str) -> str:
 
 
 class ScanCache:
-    """The hits kept for a session: read with :meth:`load`, used by the scan, written with :meth:`save`."""
+    """What earlier jobs kept for a session: read when made, used by extraction (:attr:`statements`)
+    and the scan (:meth:`load`, :meth:`keep`), written with :meth:`save`."""
 
-    __slots__ = ("path", "threshold", "code", "digests", "units", "keys")
+    __slots__ = ("path", "threshold", "code", "_data", "statements", "digests", "units", "keys", "_kept")
 
     def __init__(self, path: Path, threshold: float) -> None:
         self.path = path
@@ -99,13 +107,31 @@ class ScanCache:
         self.digests: list[str] = []
         self.units: dict[int, UnitHits] = {}  # unit index -> what was kept for it (the current items' ids)
         self.keys: dict[str, frozenset[str]] = {}  # a short sentence -> its term keys (parsed once per session)
-
-    def load(self, items: Mapping[str, str]) -> None:
-        """Read the file for the items ``items`` (id -> text); nothing is kept from an unreadable or foreign one."""
+        #: the texts' statements the file holds (digest -> statements); the extraction adds this job's
+        self.statements: dict[str, tuple[Statement, ...]] = {}
+        self._kept: tuple[dict[str, str], list[str], list[tuple[int, UnitHits]], list[tuple[str, frozenset[str]]]] | None = None
+        self._data: dict[str, Any] | None = None
         try:
             data = orjson.loads(read_regular(self.path, MAX_BYTES))
             if data.get("format") != FORMAT or data.get("code") != self.code or data.get("threshold") != self.threshold:
                 return
+            statements = {
+                str(digest): tuple(
+                    (ItemType(kind), str(content), str(rationale), tuple(map(str, files)))
+                    for kind, content, rationale, files in found
+                )
+                for digest, found in data["statements"]
+            }
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            return
+        self._data, self.statements = data, statements
+
+    def load(self, items: Mapping[str, str]) -> None:
+        """Take the file's hits for the items ``items`` (id -> text); nothing from an unreadable or foreign file."""
+        data = self._data
+        if data is None:
+            return
+        try:
             index: dict[int, str] = {}  # the file's item number -> the id of the same item now
             for n, key in enumerate(data["items"]):
                 item_id, _, text = str(key).partition("\x00")
@@ -137,15 +163,21 @@ class ScanCache:
             n += 1
         return n
 
-    def save(
+    def keep(
         self,
         items: Mapping[str, str],
         digests: list[str],
         units: Iterable[tuple[int, UnitHits]],
         keys: Iterable[tuple[str, frozenset[str]]] = (),
     ) -> None:
-        """Replace the file with ``units``' hits for ``items`` (id -> text) and the short sentences'
-        term ``keys``; a write that fails is skipped (the next job matches those units again)."""
+        """What :meth:`save` writes of the scan: ``units``' hits for ``items`` (id -> text), the units'
+        ``digests`` and the short sentences' term ``keys``."""
+        self._kept = (dict(items), list(digests), sorted(units), list(keys))
+
+    def save(self) -> None:
+        """Replace the file with the scan's hits (if kept) and the statements; a write that fails is
+        skipped (the next job matches and extracts again)."""
+        items, digests, units, keys = self._kept or ({}, [], [], [])
         ids = list(items)
         number = {item_id: n for n, item_id in enumerate(ids)}
         asked_sets: dict[frozenset[str], int] = {}  # each distinct set of items asked for, written once
@@ -155,7 +187,7 @@ class ScanCache:
                 asked_sets.setdefault(asked, len(asked_sets)),
                 [[number[i], m.score, m.sentence, list(m.matched), m.followup] for i, m in hits.items() if i in number],
             ]
-            for unit, (asked, hits) in sorted(units)
+            for unit, (asked, hits) in units
         ]
         data = {
             "format": FORMAT,
@@ -166,6 +198,10 @@ class ScanCache:
             "asked": [sorted(number[i] for i in asked if i in number) for asked in asked_sets],
             "units": rows,
             "sentences": [[sentence, list(sentence_keys)] for sentence, sentence_keys in keys],
+            "statements": [
+                [digest, [[kind.value, content, rationale, list(files)] for kind, content, rationale, files in found]]
+                for digest, found in self.statements.items()
+            ],
         }
         try:
             with locked(self.path, timeout=LOCK_TIMEOUT_S):

@@ -19,10 +19,10 @@ from pathlib import Path
 from ctx_tui import audit
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import ItemStatus, analyze
-from ctx_tui.memory.extract import Extraction, extract_items
+from ctx_tui.memory.extract import Extraction, Statements, extract_items
 from ctx_tui.memory.items import ItemType, TrackedItem
 from ctx_tui.memory.registry import registered_duplicate
-from ctx_tui.memory.scan_cache import scan_cache_path
+from ctx_tui.memory.scan_cache import ScanCache, scan_cache_path
 from ctx_tui.memory.session_store import SessionMemory, session_id_of, update_session_memory
 from ctx_tui.window_state import SessionLike, WindowState
 
@@ -97,22 +97,22 @@ def refresh(
     second ``session.state()`` when the caller has one. ``latest_only``: a
     one-off job's refresh, which reads the references from the end, only those
     the statuses need (see :func:`ctx_tui.memory.decay.analyze`; as of the last round only), with the
-    hits an earlier one-off job kept for the session (:mod:`ctx_tui.memory.scan_cache`).
+    hits and the texts' statements an earlier one-off job kept for the session (:mod:`ctx_tui.memory.scan_cache`).
     """
     session_id = session_id_of(session)
     state = state if state is not None else session.state()
     entries = session.entries
     current = state.rounds if current_round is None else current_round
     log_decay = current == state.rounds
-    extractions = extract_items(entries)
+    one_off = latest_only and log_decay
+    cache = ScanCache(scan_cache_path(project, session_id), config.decay.reference_threshold) if one_off else None
+    statements = Statements(cache.statements) if cache is not None else None
+    extractions = extract_items(entries, statements)
     found = _Found()
 
     def sync(memory: SessionMemory) -> None:
         found.added, found.duplicates = _store_extractions(memory, extractions)
-        one_off = latest_only and log_decay
-        found.statuses = analyze(
-            memory.items, entries, state.live, current, config, one_off, scan_cache_path(project, session_id) if one_off else None
-        )
+        found.statuses = analyze(memory.items, entries, state.live, current, config, one_off, cache)
         # only rounds after the last one stored are new (older ones may have been trimmed)
         latest = {i.id: max(i.referenced_rounds, default=0) for i in memory.items}
         found.new_references = memory.add_references(
@@ -125,6 +125,9 @@ def refresh(
                 found.entered_decay.append(status)
 
     memory = update_session_memory(project, session_id, sync)
+    if cache is not None and statements is not None:
+        cache.statements = statements.found
+        cache.save()
     _audit(project, session_id, current, found)
     return TrackerUpdate(
         session_id=session_id,
