@@ -136,6 +136,25 @@ FOLLOWUP_WORDS = 12
 FOLLOWUP_REACH = 6
 #: A demonstrative before one of these names a time of its own ("two days this week"), not what was said.
 _TIMES = frozenset("morning afternoon evening night today week weekend month quarter year sprint time".split())
+#: What an answer says when it approves or acknowledges the turn before it as a whole ("good call, go
+#: ahead", "sounds good", "lgtm, thanks"): English dialogue acts of assent, praise, thanks and go-ahead,
+#: not words of any subject. Two-word acts first, then one-word ones.
+APPROVAL_PHRASES = frozenset(
+    tuple(p.split())
+    for p in (
+        "good call", "good idea", "good point", "good catch", "nice catch", "go ahead", "go on", "carry on",
+        "sounds good", "sounds great", "sounds right", "looks good", "looks great", "looks right", "makes sense",
+        "ship it", "fair enough", "of course", "will do", "works for me", "go for it", "do it", "thank you",
+        "all good", "well done", "let's go", "keep going", "got it",
+    )
+)
+APPROVALS = frozenset(
+    """
+    yes yeah yep yup ya ok okay k kk sure alright right correct exactly agreed agree absolutely definitely
+    indeed fine good great perfect nice excellent awesome cool lovely brilliant neat sweet fantastic wonderful
+    thanks thank thx ty cheers lgtm sgtm ack approved confirmed understood noted roger proceed continue please
+    """.split()
+)
 #: Longest text matched per call; the rest of a pasted log is not read (linear cost, bounded).
 MAX_CHARS = 100_000
 #: A term more items than this share picks no candidates by itself: it cannot tell them
@@ -479,12 +498,32 @@ def sentences(text: str) -> list[str]:
     return [s for s in map(str.strip, out) if s]
 
 
+def is_approval(words: list[str]) -> bool:
+    """``words`` (lower case) approve or acknowledge and say nothing else: every word belongs to an act of
+    :data:`APPROVAL_PHRASES` / :data:`APPROVALS` or is a function word, and the first opens an act
+    ("good call, go ahead"; not "ok, now update the changelog": *update* and *changelog* say something new)."""
+    n, acts = 0, 0
+    while n < len(words):
+        if tuple(words[n : n + 2]) in APPROVAL_PHRASES:
+            n, acts = n + 2, acts + 1
+        elif words[n] in APPROVALS:
+            n, acts = n + 1, acts + 1
+        elif words[n] in STOP_WORDS and acts:
+            n += 1
+        else:
+            return False
+    return acts > 0
+
+
 def is_followup(sentence: str) -> bool:
-    """A short sentence that points back (it, that, those, same... among its first
-    :data:`FOLLOWUP_REACH` words): it answers the previous turn."""
+    """A short sentence that answers the previous turn: it approves of it and says nothing else
+    (:func:`is_approval`), or it points back (it, that, those, same... among its first
+    :data:`FOLLOWUP_REACH` words)."""
     words = re.findall(r"[\w']+", sentence.lower())
     if not 0 < len(words) <= FOLLOWUP_WORDS:
         return False
+    if is_approval(words):
+        return True
     # "there is/are ..." introduces something new: that "there" points nowhere
     after = [*words[1 : FOLLOWUP_REACH + 1], ""]
     return any(

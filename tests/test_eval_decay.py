@@ -56,8 +56,9 @@ def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
 def test_tune_loose_paraphrases_floor(evaluation) -> None:  # noqa: ANN001
     """The tune part's paraphrases in other words (the rules were chosen there: a regression shows first)."""
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.TUNE))
-    assert figures.precision >= 0.93 and figures.f1 >= 0.915, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.93 and figures.f1 >= 0.92, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["loose"][2] >= 0.8 and figures.by_style["negative"][2] >= 0.9  # 13/16, 43/47
+    assert figures.by_style["pronoun"][2] >= 0.85 and figures.by_style["pronoun (neg)"][2] == 1.0  # 6/7, 3/3
 
 
 def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001

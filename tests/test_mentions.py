@@ -346,6 +346,44 @@ def test_a_follow_up_points_back_near_its_start() -> None:
     assert not is_followup("I renamed the module since the linter kept flagging it")  # points inside the sentence
 
 
+def test_an_approval_answers_the_turn_before_it_as_a_whole() -> None:
+    """An answer that only approves ("good call, go ahead") follows up the previous turn, pronoun or not."""
+    for approval in ("good call, go ahead", "sounds good!", "lgtm, thanks", "yes please", "ok", "Perfect, ship it.", "got it, will do"):
+        assert is_followup(approval), approval
+    # an acknowledgement that goes on to say something new is not about the turn before
+    for other in ("Now update the changelog.", "ok, now update the changelog", "thanks, bump the version too", "good, the call to the API is slow"):
+        assert not is_followup(other), other
+    # the words of an act, outside one, say something of their own
+    for other in ("fine-tuning diverged again", "call the endpoint twice", "continue the migration on staging", "go"):
+        assert not is_followup(other), other
+    item = "We're going with Karpenter instead of the cluster autoscaler for node scaling."
+    hit = mention(item, "good call, go ahead", SESSION, previous=True)
+    assert hit is not None and hit.followup
+    # approving a turn about something else says nothing of the item
+    assert not mention(item, "good call, go ahead", SESSION, previous=False)
+
+
+def test_an_approval_counts_through_the_other_speakers_turn() -> None:
+    """In a transcript: the user's "sounds good" after the assistant's turn that mentions the item is a
+    reference in the user's round; after a turn about something else, none."""
+    from ctx_tui.memory.references import occurrences
+    from ctx_tui.transcripts.model import Entry, Kind
+
+    def entry(seq: int, role: str, text: str, rnd: int) -> Entry:
+        return Entry(seq=seq, kind=Kind(role), role=role, text=text, tokens=10, round=rnd)
+
+    item = TrackedItem(id="k", type="decision", content="Karpenter replaces the cluster autoscaler for node scaling.", entered_round=1)
+    entries = [
+        entry(0, "user", "The nodes take five minutes to come up.", 1),
+        entry(1, "assistant", "Switching node scaling to Karpenter and removing the cluster autoscaler.", 1),
+        entry(2, "user", "good call, go ahead", 2),
+        entry(3, "assistant", "The header overlaps the search bar on narrow screens.", 2),
+        entry(4, "user", "sounds good", 3),
+    ]
+    refs = occurrences([item], entries)["k"]
+    assert [(r.round, r.followup) for r in refs] == [(1, False), (2, True)]
+
+
 def test_a_two_word_phrase_of_the_item_counts_once() -> None:
     item = "Never restart the primary database during business hours; schedule it for the night window."
     # "business hours" names one thing, said of another subject
