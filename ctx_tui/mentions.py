@@ -1038,13 +1038,32 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
         mine = [src for src in sources if src not in used]
         if not mine:
             continue
-        weight, surface = max(theirs.values())
+        surface = max(theirs.values())[1]
         used.update(mine)
-        total += CONCEPT * max(_source_weight(src, idf) for src in mine) * weight
+        weight = _several([(w, src) for src, (w, _) in theirs.items()])
+        total += CONCEPT * _several([(_source_weight(src, idf), src) for src in mine]) * weight
         surfaces.append(surface)
         named = _named_by_kind(profile, sentence, theirs, mine)
         keys.append(" ".join(named or mine))
     return total, surfaces, keys
+
+
+def _several(weighted: list[tuple[float, str]]) -> float:
+    """The weight of a concept one side names through ``weighted`` (each source's weight and key or
+    phrase): the norm of the weights of the sources that share no word, heaviest first (a phrase and
+    a word of it are one naming). A text that names the concept through two words of its own ("page
+    through the results without offsets") says more of it than one word does, as two shared words
+    count more than one; the same on both sides, as the cosine is symmetric."""
+    if len(weighted) == 1:
+        return weighted[0][0]
+    taken: set[str] = set()
+    total = 0.0
+    for weight, source in sorted(weighted, reverse=True):
+        words = source.split(" ")
+        if taken.isdisjoint(words):
+            taken.update(words)
+            total += weight * weight
+    return math.sqrt(total)
 
 
 def _named_by_kind(profile: Profile, sentence: _Sentence, theirs: Mapping[str, tuple[float, str]], mine: list[str]) -> list[str]:

@@ -46,9 +46,9 @@ def test_the_set_is_big_and_varied(evaluation) -> None:  # noqa: ANN001
 
 def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.REPORT))
-    assert figures.precision >= 0.95 and figures.f1 >= 0.91, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.95 and figures.f1 >= 0.92, (figures.precision, figures.recall, figures.f1)
     recall = {style: rate for style, (_, _, rate, _) in figures.by_style.items()}
-    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.59
+    assert recall["verbatim"] == 1.0 and recall["close"] >= 0.9 and recall["loose"] >= 0.66
     assert recall["identifier"] >= 0.85 and recall["short"] >= 0.9 and recall["pronoun"] >= 0.6
     assert recall["negative"] >= 0.93  # hard negatives rejected
 
@@ -56,8 +56,8 @@ def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
 def test_tune_loose_paraphrases_floor(evaluation) -> None:  # noqa: ANN001
     """The tune part's paraphrases in other words (the rules were chosen there: a regression shows first)."""
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.TUNE))
-    assert figures.precision >= 0.93 and figures.f1 >= 0.92, (figures.precision, figures.recall, figures.f1)
-    assert figures.by_style["loose"][2] >= 0.8 and figures.by_style["negative"][2] >= 0.9  # 13/16, 43/47
+    assert figures.precision >= 0.93 and figures.f1 >= 0.93, (figures.precision, figures.recall, figures.f1)
+    assert figures.by_style["loose"][2] >= 0.87 and figures.by_style["negative"][2] >= 0.9  # 14/16, 43/47
     assert figures.by_style["pronoun"][2] >= 0.85 and figures.by_style["pronoun (neg)"][2] == 1.0  # 6/7, 3/3
 
 
@@ -70,9 +70,9 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.93 and figures.f1 >= 0.875, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.93 and figures.f1 >= 0.89, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["identifier"][2] >= 0.8  # command lines running the item's tool
-    assert figures.by_style["loose"][2] >= 0.41  # 10/24 paraphrases in other words
+    assert figures.by_style["loose"][2] >= 0.5  # 12/24 paraphrases in other words
 
 
 def test_fresh_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
@@ -96,4 +96,4 @@ def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.86 and tp / (tp + fn) >= 0.93, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.9 and tp / (tp + fn) >= 0.93, [s.wrong for s in figures]

@@ -206,6 +206,24 @@ def test_a_paraphrase_in_other_words_needs_less_of_the_cosine() -> None:
     assert mention("Use Playwright for the browser tests.", "Cypress is popular these days", SESSION) is None
 
 
+def test_a_concept_named_through_several_words_counts_more() -> None:
+    """Each side's words for one concept count as their norm (words of one phrase once): *p95*,
+    *latency* and *slow* against *response times* and *sluggish* say more of latency than one word."""
+    item = "Keep the p95 latency of checkout under 300 ms and alert when it is slow."
+    assert mention(item, "checkout response times creep up, the pager should fire before it gets sluggish", SESSION) is not None
+    # one concept alone is still no mention, however many words name it
+    assert mention(item, "the search page is sluggish and laggy on old phones", SESSION) is None
+    assert mention(item, "the search results lag, response times are sluggish on the admin page", SESSION) is None
+
+
+def test_a_web_page_is_not_pagination() -> None:
+    """*paging* is *page* to the stemmer: it left the lexicon (every web page was pagination and on-call)."""
+    item = "Goal: add pagination to the /v2/invoices endpoint with cursor tokens."
+    assert mention(item, "the invoices page shows the wrong currency", SESSION) is None
+    assert "~pagination" not in term_keys("the settings page") and "~on_call" not in term_keys("the settings page")
+    assert mention(item, "can the invoices list page through results without offsets yet?", SESSION) is not None
+
+
 @pytest.mark.parametrize(
     ("item", "sentence"),
     [
