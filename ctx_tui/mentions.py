@@ -88,6 +88,7 @@ import snowballstemmer
 
 from ctx_tui.command_lines import GENERIC, PRODUCTS, run_words
 from ctx_tui.concepts import concept_entries, same_words
+from ctx_tui.english import common_keys
 
 TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
 
@@ -284,6 +285,11 @@ def stem(word: str) -> str:
     """The Snowball (Porter 2) English stem of a lower-cased word, British spellings read as American."""
     stemmed: str = _STEMMER.stemWord(american(word))
     return stemmed
+
+
+def word_key(word: str) -> str:
+    """The term key of one plain lower-cased word (its lexicon spelling, else its stem)."""
+    return same_words().get(word) or stem(word)
 
 
 class _Lexicon:
@@ -1093,6 +1099,22 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     return _own_words(profile, sentence) >= OWN_WORDS
 
 
+def _everyday_part(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
+    """Whether all the evidence is a part of a name on one side written as a plain word on the
+    other, and an everyday English word (:func:`~ctx_tui.english.common_keys`): *Fast* of
+    ``FastAPI`` in "make it fast", *Next* of ``NextAuth`` in "Next done?". Such a word says nothing
+    of the name by itself; a part that is no everyday word does (*Rx* of ``RxJava``, *Keychain* of
+    ``KeychainHelper``), and so does the everyday part beside any other evidence."""
+    if not evidence:
+        return False
+    factors, weights = profile.factors, sentence.weights
+    for key in evidence:
+        if key[0] in "=#~$" or (factors[key] == PART) == (weights[key] == PART):
+            return False  # an identifier, number or concept; or a word (or a part) on both sides
+    everyday = common_keys(word_key)
+    return all(key in everyday for key in evidence)
+
+
 def _agrees(sentence: _Sentence, rejected: list[str]) -> bool:
     """Whether the sentence turns down the same alternative the item does ("no Rx in the new screens"
     for "Use Kotlin coroutines with Flow, no RxJava in new Android code"): it restates the rule,
@@ -1249,7 +1271,7 @@ def _score(
             share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and df[k] <= cut for k in weights)
         ):
             return 0.0, ()
-        if _another_subject(profile, sentence, evidence):
+        if _another_subject(profile, sentence, evidence) or _everyday_part(profile, sentence, evidence):
             return 0.0, ()
     elif strict:
         # the quantity rule in a command's arguments, where no short question asks about a number:

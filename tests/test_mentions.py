@@ -364,6 +364,30 @@ def test_a_follow_up_points_back_near_its_start() -> None:
     assert not is_followup("I renamed the module since the linter kept flagging it")  # points inside the sentence
 
 
+def test_an_everyday_word_as_a_part_of_a_name_never_counts_alone() -> None:
+    """*Fast* of ``FastAPI``, *Next* of ``NextAuth``: everyday English, no evidence of the name by
+    themselves; *Rx* of ``RxJava``, *Keychain* of ``KeychainHelper``, *Tailwind* of ``TailwindCSS`` name it."""
+    from ctx_tui.english import common_keys, source
+    from ctx_tui.mentions import word_key
+
+    everyday = common_keys(word_key)
+    assert source() and {"fast", "next", word_key("payment")} <= everyday
+    assert not {"rx", "keychain", "tailwind", word_key("uvicorn")} & everyday
+    fastapi = "Serve the API with FastAPI behind uvicorn."
+    assert not mention(fastapi, "make it fast", SESSION)
+    assert not mention(fastapi, "Fast enough?", SESSION)
+    assert not mention("Auth goes through NextAuth with the GitHub provider.", "Next done?", SESSION)
+    assert not mention("Use the PaymentIntent API, not Charges.", "payment done?", SESSION)
+    assert not mention("Keep the test suite fast.", "FastAPI startup regressed", SESSION)  # the other way round
+    # beside other evidence, or the whole name: counted
+    assert mention(fastapi, "fast startup on uvicorn now?", SESSION)
+    assert mention(fastapi, "is FastAPI still behind uvicorn?", SESSION)
+    # a part that is no everyday word names it
+    assert mention("We use RxJava for the event bus in the Android app.", "Rx is fine there", SESSION)
+    assert mention("Keep the KeychainHelper as the only place tokens are written.", "keychain ok?", SESSION)
+    assert mention("Style everything with TailwindCSS utility classes.", "tailwind only?", SESSION)
+
+
 def test_an_approval_answers_the_turn_before_it_as_a_whole() -> None:
     """An answer that only approves ("good call, go ahead") follows up the previous turn, pronoun or not."""
     for approval in ("good call, go ahead", "sounds good!", "lgtm, thanks", "yes please", "ok", "Perfect, ship it.", "got it, will do"):

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import orjson
 
+from ctx_tui.english import source as english_source
 from ctx_tui.memory.extract import Statement
 from ctx_tui.memory.items import ItemType
 from ctx_tui.mentions import Mention
@@ -73,6 +74,7 @@ def _code_digest() -> str:
         digest.update(path.read_bytes())
     stemmer = sys.modules.get("Stemmer") or sys.modules.get("snowballstemmer")
     digest.update(str(getattr(stemmer, "__version__", "")).encode())
+    digest.update(english_source().encode())  # the everyday words (a part of a name that is one: see mentions)
     digest.update(sys.version.encode())  # the regex engine and the Unicode tables extraction reads with
     return digest.hexdigest()
 
