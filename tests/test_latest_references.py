@@ -198,6 +198,33 @@ def test_a_scan_cache_gives_the_same_references(name: str, tmp_path: Path, monke
         assert _latest(session, items, entries, cache) == expected
 
 
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_the_next_scan_numbers_only_what_came_since(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job on the session grown since the last one (same items) splits no text of what that job
+    read: the term frequencies there come from the cache; the same references as without a cache.
+    A cache whose frequencies do not read as such gives no more than no cache gives."""
+    session = _session(name)
+    entries = list(session.entries)
+    items = _cut_items(session, 40)
+    expected = _latest(session, items, entries, None)
+    cache = tmp_path / "s.scan.json"
+    cut = len(entries) * 9 // 10
+    _latest(session, items, entries[:cut], cache)
+    split: list[str] = []
+    sentences_of = latest_references.sentences
+    monkeypatch.setattr(latest_references, "sentences", lambda text: split.append(text) or sentences_of(text))
+    assert _latest(session, items, entries, cache) == expected
+    later = {text for entry in entries[cut:] if can_mention(entry) for text in texts_of(entry)}
+    assert set(split) <= later
+    kept = orjson.loads(cache.read_bytes())
+    assert sum(kept["counts"].values()) >= kept["positions"] > 0
+    for broken in ({**kept, "counts": {"x": "y"}}, {**kept, "counts": [1]}, {**kept, "positions": None}):
+        cache.write_bytes(orjson.dumps(broken))
+        split.clear()
+        assert _latest(session, items, entries, cache) == expected
+        assert not set(split) <= later or not later  # every text split again
+
+
 def test_the_scan_cache_never_writes_through_a_link_nor_over_a_fifo(tmp_path: Path) -> None:
     """A cache path that is a symlink (to a file of the user's) or a FIFO is left as it is: the job
     gives the same references without a cache and the other file keeps every byte."""

@@ -38,6 +38,11 @@ entry's hits that an earlier job of the session found for an item are taken
 from there when everything up to that entry reads as it did then, and only
 the rest is matched: the pre-compact job before a session's next compaction
 matches what was appended since the last one (the same result, a test checks).
+When the whole session that job read is the start of this one, only what came
+since is numbered too: the frequencies at a later sentence are the earlier
+job's counts plus those since; should the scan need to match an entry of the
+earlier part after all (an item that job did not know), it starts again and
+numbers the whole session.
 
 Over 400 lines: the scan's parts (the frequencies at a position, the
 sentences' numbering, the per-item stopping rule, the follow-up chains) are
@@ -47,10 +52,10 @@ one algorithm whose invariants span them; apart, each would need the others' int
 from __future__ import annotations
 
 import hashlib
-from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
+from operator import add
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
 from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
@@ -72,27 +77,31 @@ from ctx_tui.mentions import (
     sentences,
     strict_may_mention,
 )
-from ctx_tui.transcripts.model import Entry, Kind
+from ctx_tui.transcripts.model import Entry, Kind, text_key
 
 
 class _Frequencies:
     """Sentence frequencies of terms at any position of the session's sentences.
 
     ``at(i)`` is what the forward scan's vocabulary held once sentence ``i`` was
-    counted: ``at(i)[key]`` is the number of sentences ``0..i`` holding ``key``.
+    counted: ``at(i)[key]`` is the number of sentences ``0..i`` holding ``key``
+    (``before[key]`` of them before the first sentence numbered, when the scan
+    does not number the session from its start).
     """
 
-    __slots__ = ("_positions",)
+    __slots__ = ("_positions", "_before")
 
-    def __init__(self, holders: dict[str, list[int]], places: list[list[int]]) -> None:
+    def __init__(self, holders: dict[str, list[int]], places: list[list[int]], before: Mapping[str, int]) -> None:
         self._positions = _Positions(holders, places)
+        self._before = before
 
     def positions(self, key: str) -> list[int]:
+        """The positions of the sentences numbered that hold ``key``, in order."""
         return self._positions[key]
 
     def at(self, position: int, keys: Iterable[str]) -> _At:
         """The frequencies at ``position``, those of ``keys`` (the sentence's: the matcher reads them all) worked out at once."""
-        return _At(self._positions, position, keys)
+        return _At(self._positions, self._before, position, keys)
 
 
 class _Positions(dict[str, list[int]]):
@@ -116,15 +125,21 @@ class _At(dict[str, int]):
     all the matcher does). The keys given are found at once (no Python call per key); any other,
     by :meth:`__missing__`, once, and kept: scoring asks again per candidate item."""
 
-    __slots__ = ("_positions", "_position")
+    __slots__ = ("_positions", "_before", "_position")
 
-    def __init__(self, positions: _Positions, position: int, keys: Iterable[str]) -> None:
-        super().__init__(zip(keys, map(bisect_right, map(positions.__getitem__, keys), repeat(position))))
+    def __init__(self, positions: _Positions, before: Mapping[str, int], position: int, keys: Iterable[str]) -> None:
+        if before:
+            keys = list(keys)
+            found = map(bisect_right, map(positions.__getitem__, keys), repeat(position))
+            super().__init__(zip(keys, map(add, map(before.get, keys, repeat(0)), found)))
+        else:
+            super().__init__(zip(keys, map(bisect_right, map(positions.__getitem__, keys), repeat(position))))
         self._positions = positions
+        self._before = before
         self._position = position
 
     def __missing__(self, key: str) -> int:
-        seen = self[key] = bisect_right(self._positions[key], self._position)
+        seen = self[key] = self._before.get(key, 0) + bisect_right(self._positions[key], self._position)
         return seen
 
 
@@ -133,10 +148,10 @@ class _Unit:
 
     __slots__ = ("index", "entry", "texts", "previous", "followup")
 
-    def __init__(self, index: int, entry: Entry, texts: list[tuple[int, int]]) -> None:
+    def __init__(self, index: int, entry: Entry, texts: list[tuple[int, int]] | None) -> None:
         self.index = index  # its place among the units
         self.entry = entry
-        self.texts = texts  # (first position, number of sentences) per text
+        self.texts = texts  # (first position, number of sentences) per text; None: not numbered by this scan
         self.previous: _Unit | None = None  # the previous turn, when it is the other speaker's
         self.followup = False  # a text opens with a follow-up of ``previous``
 
@@ -169,20 +184,69 @@ class _Item:
         return len(later) >= self.keep
 
 
+class _Unnumbered(Exception):
+    """A unit of the part an earlier scan numbered was needed (not taken from the cache): the scan
+    is made again over the whole session (see :func:`latest_occurrences`)."""
+
+
+class _Before:
+    """What the scan needs of the part of the session an earlier scan numbered: its units and
+    sentence count, and each term's sentence frequency at its end (see ``scan_cache``)."""
+
+    __slots__ = ("units", "positions", "counts")
+
+    def __init__(self, units: int, positions: int, counts: Mapping[str, int]) -> None:
+        self.units = units
+        self.positions = positions
+        self.counts = counts
+
+
+def _stored_texts(entry: Entry) -> list[str] | list[str | bytes]:
+    """:func:`texts_of` ``entry``, its own text as stored (:func:`text_key`: not decoded)."""
+    if entry.kind is Kind.TOOL_CALL and entry.tool_input:
+        return texts_of(entry)
+    key = text_key(entry)
+    return [key] if key else []
+
+
+def _units_of(entries: Sequence[Entry]) -> list[Entry]:
+    """The entries that can mention and have a text: the scan's units."""
+    return [entry for entry in entries if mentions(entry) and _stored_texts(entry)]
+
+
+def _digests(units: Sequence[Entry]) -> list[str]:
+    """Per unit, a digest of every unit up to it (its kind, speaker and texts): each chained to the previous one's."""
+    digests: list[str] = []
+    previous = b""
+    for entry in units:
+        digest = hashlib.blake2b(previous, digest_size=12)
+        digest.update(f"\x00u{entry.kind.value}\x00{entry.role}".encode("utf-8", "surrogatepass"))
+        for text in _stored_texts(entry):
+            data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+            digest.update(b"\x00t%d\x00" % len(data))
+            digest.update(data)
+        previous = digest.digest()
+        digests.append(digest.hexdigest())
+    return digests
+
+
 class _Scan:
     """The session's sentences, their distinct texts and the index of the items."""
 
     def __init__(
         self,
         items: Sequence[TrackedItem],
-        entries: Sequence[Entry],
+        units: Sequence[Entry],
         threshold: float,
-        digests: bool = False,
+        keep: bool = False,
         known_keys: Mapping[str, frozenset[str]] | None = None,
+        before: _Before | None = None,
     ) -> None:
-        """``digests``: work out :attr:`digests` and :attr:`short_keys` (for a
-        :class:`~ctx_tui.memory.scan_cache.ScanCache`); ``known_keys``: the term keys of short
-        sentences an earlier scan parsed (taken instead of parsing them again)."""
+        """``units``: :func:`_units_of` the session; ``keep``: work out :attr:`short_keys` and
+        :attr:`counts` (for a :class:`~ctx_tui.memory.scan_cache.ScanCache`); ``known_keys``: the
+        term keys of short sentences an earlier scan parsed (taken instead of parsing them again);
+        ``before``: the first units, numbered by an earlier scan, are not numbered again (their
+        hits come from the cache; a scan that needs more of them raises :class:`_Unnumbered`)."""
         self.index = MentionIndex(threshold=threshold)
         for item in items:
             self.index.add(item.id, item.content)
@@ -198,13 +262,9 @@ class _Scan:
         self._strict: dict[int, frozenset[str]] = {}  # distinct sentence -> those strict text there may mention
         self._alike: dict[frozenset[str], frozenset[str]] = {}  # one set for all alike
         holders: dict[str, list[int]] = {}  # term key -> the distinct sentences holding it
-        # per unit, a digest of every unit up to it: its kind, speaker and sentences (a distinct
-        # sentence's text hashed once, when it is numbered; then its number)
-        self.digests: list[str] = []
-        digest = hashlib.blake2b(digest_size=12) if digests else None
 
         known = known_keys or {}
-        self.short_keys: list[tuple[str, frozenset[str]]] = []  # with digests: each short sentence's keys
+        self.short_keys: list[tuple[str, frozenset[str]]] = []  # when kept: each short sentence's keys
 
         def number(sentence: str) -> int:
             d = len(self.texts)
@@ -217,9 +277,7 @@ class _Scan:
             self.texts.append(sentence if short else None)
             if short:
                 numbering[sentence] = d
-            if digest is not None:
-                digest.update(b"\x00s" + sentence.encode("utf-8", "surrogatepass"))
-                if short:
+                if keep:
                     self.short_keys.append((sentence, keys))
             return d
 
@@ -227,51 +285,59 @@ class _Scan:
         # a text -> its sentences' numbers: each text split once however often it comes (commands, paths, short
         # turns; a long text repeated). The texts are the entries' (a tool call's strings held until the end here)
         split: dict[str, list[int]] = {}
-        ids: list[int] = []  # every sentence read, by number
+        skip = before.units if before is not None else 0
+        # the first sentence numbered: ``ids[p - offset]`` is the number of the sentence at position ``p``
+        self.offset = offset = before.positions if before is not None else 0
+        ids: list[int] = []  # every sentence read from ``offset`` on, by number
         self.starts: list[int] = []  # each text's first position ...
         self.where: list[tuple[Entry, int]] = []  # ... its entry and which of the entry's texts
         last_turn: _Unit | None = None
-        for entry in entries:
-            if not mentions(entry):
-                continue
-            texts = texts_of(entry)
-            if not texts:
-                continue
-            spans = []
-            for t, text in enumerate(texts):
-                numbers = split.get(text)
-                if numbers is None:
-                    numbers = [d if (d := numbering.get(s)) is not None else number(s) for s in sentences(text)]
-                    split[text] = numbers
-                self.starts.append(len(ids))
-                self.where.append((entry, t))
-                spans.append((len(ids), len(numbers)))
-                ids.extend(numbers)
-                if digest is not None:
-                    digest.update(b"\x00t" + array("q", numbers).tobytes())
-            unit = _Unit(len(self.units), entry, spans)
-            if digest is not None:
-                digest.update(f"\x00u{entry.kind.value}\x00{entry.role}".encode("utf-8", "surrogatepass"))
-                self.digests.append(digest.hexdigest())
+        for entry in units:
+            if len(self.units) < skip:
+                unit = _Unit(len(self.units), entry, None)  # numbered by the earlier scan
+            else:
+                spans = []
+                for t, text in enumerate(texts_of(entry)):
+                    numbers = split.get(text)
+                    if numbers is None:
+                        numbers = [d if (d := numbering.get(s)) is not None else number(s) for s in sentences(text)]
+                        split[text] = numbers
+                    start = offset + len(ids)
+                    self.starts.append(start)
+                    self.where.append((entry, t))
+                    spans.append((start, len(numbers)))
+                    ids.extend(numbers)
+                unit = _Unit(len(self.units), entry, spans)
             if entry.kind in _TURNS:
                 if last_turn is not None and last_turn.entry.role != entry.role:
                     unit.previous = last_turn
-                    unit.followup = any(size and is_followup(self.sentence(start, ids)) for start, size in spans)
+                    unit.followup = unit.texts is not None and any(
+                        size and is_followup(self.sentence(start, ids)) for start, size in unit.texts
+                    )
                 last_turn = unit
             self.units.append(unit)
         del split, numbering
         self.ids = ids
         places: list[list[int]] = [[] for _ in self.texts]
-        for position, d in enumerate(ids):
+        for position, d in enumerate(ids, offset):
             places[d].append(position)
-        self.frequencies = _Frequencies(holders, places)
+        counts = before.counts if before is not None else {}
+        self.frequencies = _Frequencies(holders, places, counts)
+        # each term's sentence frequency at the end (what the next scan takes as ``before``)
+        self.counts: dict[str, int] = {}
+        if keep:
+            self.counts = dict(counts)
+            for key, distinct in holders.items():
+                self.counts[key] = counts.get(key, 0) + sum([len(places[d]) for d in distinct])
+        self.positions = offset + len(ids)
         # the positions where a term some item holds is not common (at a term's j-th sentence its
         # frequency is j): no other sentence has a candidate item
         self.open: set[int] = set()
         prior = 1 + PRIOR_SENTENCES  # _common_cut(position + 1), spelt out
         for key, held_by in postings.items():
             if len(held_by) <= MAX_POSTING:
-                self.open.update([p for j, p in enumerate(self.frequencies.positions(key), 1) if j <= COMMON_SHARE * (p + prior)])
+                first = counts.get(key, 0) + 1
+                self.open.update([p for j, p in enumerate(self.frequencies.positions(key), first) if j <= COMMON_SHARE * (p + prior)])
         # the hits a cache holds for the units that read as they did (see scan_cache), and those of
         # this scan (unit index -> the items matched for, the hits): what the next scan may take
         self.stored: dict[int, UnitHits] = {}
@@ -280,7 +346,7 @@ class _Scan:
 
     def items_of(self, position: int) -> frozenset[str]:
         """The items sharing a term with the sentence at ``position`` (common there or not)."""
-        d = self.ids[position]
+        d = self.ids[position - self.offset]
         items = self._items.get(d)
         if items is None:
             postings = self.index._postings
@@ -291,7 +357,7 @@ class _Scan:
     def strict_items(self, position: int) -> frozenset[str]:
         """The items the sentence at ``position`` may mention as strict text (:func:`strict_may_mention`:
         whatever the frequencies there; most of a command's words are plain)."""
-        d = self.ids[position]
+        d = self.ids[position - self.offset]
         items = self._strict.get(d)
         if items is None:
             keys = {k for k in self.parsed(position).keys if k[0] != "~"}  # its words, not its concepts
@@ -310,7 +376,7 @@ class _Scan:
 
     def sentence(self, position: int, ids: list[int] | None = None) -> str:
         """The sentence at ``position`` (a long one split again from its entry's text)."""
-        kept = self.texts[(self.ids if ids is None else ids)[position]]
+        kept = self.texts[(self.ids if ids is None else ids)[position - self.offset]]
         if kept is not None:
             return kept
         at = bisect_right(self.starts, position) - 1
@@ -363,6 +429,8 @@ class _Scan:
 
     def _unit_hits(self, unit: _Unit, only: frozenset[str]) -> dict[str, Mention]:
         """:meth:`unit_hits` matched."""
+        if unit.texts is None:
+            raise _Unnumbered
         previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
         strict = unit.entry.kind is Kind.TOOL_CALL
         threshold = self.index.threshold
@@ -420,6 +488,8 @@ class _Scan:
 
     def open_items(self, unit: _Unit) -> frozenset[str]:
         """The items some sentence of ``unit`` may mention."""
+        if unit.texts is None:
+            raise _Unnumbered
         open_ = self.open
         items_of = self.strict_items if unit.entry.kind is Kind.TOOL_CALL else self.items_of
         return frozenset().union(
@@ -447,15 +517,29 @@ def latest_occurrences(
     """
     if not items:
         return {}
+    units = _units_of(entries)
     if cache is None:
-        return _read(_Scan(items, entries, threshold), items, live_from, current_round, keep)
+        return _read(_Scan(items, units, threshold), items, live_from, current_round, keep)
     texts = {item.id: item.content for item in items}
     cache.load(texts)
-    scan = _Scan(items, entries, threshold, digests=True, known_keys=cache.keys)
-    valid = cache.valid(scan.digests)
-    scan.stored = {unit: hits for unit, hits in cache.units.items() if unit < valid}
-    found = _read(scan, items, live_from, current_round, keep)
-    cache.keep(texts, scan.digests, {**scan.stored, **scan.matched}.items(), scan.short_keys)
+    digests = _digests(units)
+    valid = cache.valid(digests)
+    stored = {unit: hits for unit, hits in cache.units.items() if unit < valid}
+    scan: _Scan | None = None
+    if cache.counts is not None and valid == len(cache.digests):
+        # the session as the earlier scan read it, grown: only what came since is numbered
+        scan = _Scan(items, units, threshold, True, cache.keys, _Before(valid, cache.positions, cache.counts))
+        scan.stored = stored
+        try:
+            found = _read(scan, items, live_from, current_round, keep)
+        except _Unnumbered:
+            scan = None
+    if scan is None:
+        scan = _Scan(items, units, threshold, True, cache.keys)
+        scan.stored = stored
+        found = _read(scan, items, live_from, current_round, keep)
+    short_keys = {**cache.keys, **dict(scan.short_keys)} if scan.offset else dict(scan.short_keys)
+    cache.keep(texts, digests, {**scan.stored, **scan.matched}.items(), short_keys.items(), scan.counts, scan.positions)
     return found
 
 

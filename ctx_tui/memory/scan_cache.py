@@ -11,20 +11,24 @@ those items) and takes the rest from here.
 
 ``.ctx/sessions/<session>.scan.json`` holds, per entry that can mention (a
 *unit*, in transcript order): a digest of everything up to and including it
-(each unit's kind, speaker and sentences; a sentence by its text), the items
-the job knows its hits for (matched, or ruled out: no sentence of it can
-mention them and it follows up no hit of theirs) and those hits; and the term
-keys of each short sentence (the next job numbers the session's sentences
-without parsing those again); and what each text of the session states for
-extraction (:class:`~ctx_tui.memory.extract.Statements`: by a digest of the
-speaker and the text, as the statements depend on nothing else). A unit's hits are used only where
-its digest and every earlier one are the digests of the session as read now,
-the code that matches (this module, the scan, the matcher, the lexicon) and
-the threshold are the same, and the item (its id and text) is the same; the
-statements, where the code (and Python: its Unicode tables) is the same. A file
-that does not read as this format is ignored (the job then matches and
-extracts everything, as on a session's first run) and replaced; a symlink, a FIFO or anything else but a plain
-file at its path is left alone (never written through). Written atomically under its lock.
+(each unit's kind, speaker and texts, chained), the items the job knows its
+hits for (matched, or ruled out: no sentence of it can mention them and it
+follows up no hit of theirs) and those hits; the number of sentences of those
+units and each term's sentence frequency over them (the next job, when the
+whole of that session is the start of its own, numbers only the sentences
+that came since); the term keys of each short sentence (a job that numbers
+the session again parses none of those again); and what each text of the
+session states for extraction (:class:`~ctx_tui.memory.extract.Statements`:
+by a digest of the speaker and the text, as the statements depend on nothing
+else). A unit's hits, and the frequencies, are used only where its digest and
+every earlier one are the digests of the session as read now, the code that
+matches (this module, the scan, the matcher, the lexicon) and the threshold
+are the same, and the item (its id and text) is the same; the statements,
+where the code (and Python: its Unicode tables) is the same. A file that does
+not read as this format is ignored (the job then numbers, matches and extracts
+everything, as on a session's first run) and replaced; a symlink, a FIFO or
+anything else but a plain file at its path is left alone (never written
+through). Written atomically under its lock.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from ctx_tui.mentions import Mention
 from ctx_tui.paths import SESSIONS_DIR, safe_name, state_dir
 from ctx_tui.storage import LockTimeout, locked, read_regular, write_atomic
 
-FORMAT = 4
+FORMAT = 5
 #: A cache file larger than this is not read (a session's is ~1 MB at 100 MB of transcript).
 MAX_BYTES = 64 << 20
 #: How long a job waits for another one's write before it goes on without saving.
@@ -92,6 +96,12 @@ def _replaceable(path: Path) -> bool:
         return True
 
 
+#: What :meth:`ScanCache.keep` keeps: items, digests, units' hits, short sentences' keys, term counts, sentence count.
+_Kept = tuple[
+    dict[str, str], list[str], list[tuple[int, UnitHits]], list[tuple[str, frozenset[str]]], "dict[str, int] | None", int
+]
+
+
 def _item_key(item_id: str, text: str) -> str:
     return f"{item_id}\x00{text}"
 
@@ -100,7 +110,7 @@ class ScanCache:
     """What earlier jobs kept for a session: read when made, used by extraction (:attr:`statements`)
     and the scan (:meth:`load`, :meth:`keep`), written with :meth:`save`."""
 
-    __slots__ = ("path", "threshold", "code", "_data", "statements", "digests", "units", "keys", "_kept")
+    __slots__ = ("path", "threshold", "code", "_data", "statements", "digests", "units", "keys", "counts", "positions", "_kept")
 
     def __init__(self, path: Path, threshold: float) -> None:
         self.path = path
@@ -109,9 +119,12 @@ class ScanCache:
         self.digests: list[str] = []
         self.units: dict[int, UnitHits] = {}  # unit index -> what was kept for it (the current items' ids)
         self.keys: dict[str, frozenset[str]] = {}  # a short sentence -> its term keys (parsed once per session)
+        #: each term's sentence frequency over the units of :attr:`digests`, and their sentence count
+        self.counts: dict[str, int] | None = None
+        self.positions = 0
         #: the texts' statements the file holds (digest -> statements); the extraction adds this job's
         self.statements: dict[str, tuple[Statement, ...]] = {}
-        self._kept: tuple[dict[str, str], list[str], list[tuple[int, UnitHits]], list[tuple[str, frozenset[str]]]] | None = None
+        self._kept: _Kept | None = None
         self._data: dict[str, Any] | None = None
         try:
             data = orjson.loads(read_regular(self.path, MAX_BYTES))
@@ -152,9 +165,11 @@ class ScanCache:
                     },
                 )
             keys = {str(sentence): frozenset(map(str, sentence_keys)) for sentence, sentence_keys in data["sentences"]}
+            counts = None if data["counts"] is None else {str(key): int(count) for key, count in data["counts"].items()}
+            positions = int(data["positions"])
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             return
-        self.digests, self.units, self.keys = digests, units, keys
+        self.digests, self.units, self.keys, self.counts, self.positions = digests, units, keys, counts, positions
 
     def valid(self, digests: list[str]) -> int:
         """How many units, from the first, read now as they did when the file was written."""
@@ -171,15 +186,18 @@ class ScanCache:
         digests: list[str],
         units: Iterable[tuple[int, UnitHits]],
         keys: Iterable[tuple[str, frozenset[str]]] = (),
+        counts: Mapping[str, int] | None = None,
+        positions: int = 0,
     ) -> None:
         """What :meth:`save` writes of the scan: ``units``' hits for ``items`` (id -> text), the units'
-        ``digests`` and the short sentences' term ``keys``."""
-        self._kept = (dict(items), list(digests), sorted(units), list(keys))
+        ``digests``, the short sentences' term ``keys``, each term's sentence frequency over those
+        units (``counts``, None: not known) and their sentence count (``positions``)."""
+        self._kept = (dict(items), list(digests), sorted(units), list(keys), None if counts is None else dict(counts), positions)
 
     def save(self) -> None:
         """Replace the file with the scan's hits (if kept) and the statements; a write that fails is
         skipped (the next job matches and extracts again)."""
-        items, digests, units, keys = self._kept or ({}, [], [], [])
+        items, digests, units, keys, counts, positions = self._kept or ({}, [], [], [], None, 0)
         ids = list(items)
         number = {item_id: n for n, item_id in enumerate(ids)}
         asked_sets: dict[frozenset[str], int] = {}  # each distinct set of items asked for, written once
@@ -200,6 +218,8 @@ class ScanCache:
             "asked": [sorted(number[i] for i in asked if i in number) for asked in asked_sets],
             "units": rows,
             "sentences": [[sentence, list(sentence_keys)] for sentence, sentence_keys in keys],
+            "counts": counts,
+            "positions": positions,
             "statements": [
                 [digest, [[kind.value, content, rationale, list(files)] for kind, content, rationale, files in found]]
                 for digest, found in self.statements.items()
