@@ -235,10 +235,34 @@ def test_a_web_page_is_not_pagination() -> None:
         ("Guard the shared cache with a mutex; we saw a data race in the worker pool.", "the threads still race on the cache map, take the lock before writing"),
         # background work: a background job is a Celery task
         ("Resize uploaded images to thumbnails in a background job.", "the picture scaling happens in a Celery task after the upload"),
+        # email deliverability: SPF / DKIM / DMARC are how mail stays out of spam
+        ("Sign outbound mail with DKIM and publish an SPF record so we stay out of spam.", "our newsletters land in spam again, check the DMARC and sender reputation"),
+        # real-time audio: underruns and crackling come from blocking the audio callback
+        ("Keep the audio callback free of locks and allocations.", "the buffer underruns come from the mutex in the DSP thread, crackling on every beat"),
+        # health data: medical records are PHI under HIPAA
+        ("Patient records are PHI: never log them, and only store them in the HIPAA account.", "medical records showed up in the debug output, that breaks our business associate agreement"),
+        # HTTP caching: max-age is a Cache-Control header, hashed names bust the cache
+        ("Serve static assets with long max-age and hashed file names.", "the cache-control header is a year now, with cache busting by content hash"),
+        # testing: an arbitrary delay is a sleep, polling is waiting for a condition
+        ("Tests must not depend on sleeps; wait for the element instead.", "no arbitrary delay in the specs, poll until the button shows up"),
     ],
 )
 def test_the_lexicon_covers_domains_beyond_the_evaluation_sets(item: str, sentence: str) -> None:
     assert mention(item, sentence, SESSION) is not None
+
+
+@pytest.mark.parametrize(
+    ("item", "sentence"),
+    [
+        ("Keep the audio callback free of locks and allocations.", "the callback URL of the payment provider changed"),
+        ("Patient records are PHI: never log them, and only store them in the HIPAA account.", "the patient onboarding form needs a progress bar"),
+        ("Serve static assets with long max-age and hashed file names.", "the static page of the company history is outdated"),
+        ("Tests must not depend on sleeps; wait for the element instead.", "the delay on the payment provider side is about a day"),
+        ("Sign outbound mail with DKIM and publish an SPF record so we stay out of spam.", "the spam filter of the support inbox is too strict"),
+    ],
+)
+def test_the_lexicon_beyond_the_sets_keeps_other_subjects_apart(item: str, sentence: str) -> None:
+    assert mention(item, sentence, SESSION) is None
 
 
 def test_the_new_kind_of_tool_is_the_tool_the_item_names() -> None:
@@ -257,7 +281,7 @@ def test_bm25_terms_have_no_concepts() -> None:
 
 def test_the_packaged_lexicon_is_broad_and_well_formed() -> None:
     entries = concept_entries()
-    assert len(entries) >= 450 and sum(len(t) for _, t in entries) >= 3900
+    assert len(entries) >= 480 and sum(len(t) for _, t in entries) >= 4250
     assert len({name for name, _ in entries}) == len(entries)  # one line per concept
     assert len(same_words()) >= 340
     with pytest.raises(ValueError, match="concepts.txt:2"):
