@@ -353,18 +353,26 @@ def _concept_terms(key: str, surface: str, concepts: tuple[str, ...]) -> tuple[T
     return tuple(Term(c, "concept", surface, key) for c in concepts)
 
 
+#: The concept a file name gives (``values-prod.yaml`` is a file; the lexicon's *file* is this concept).
+FILE_KIND = "~file"
+
+
 def _with_concepts(out: list[Term]) -> list[Term]:
     """``out`` and the lexicon's concepts of its terms and of its runs of words."""
     lexicon = _lexicon()
     single, heads = lexicon.single, lexicon.heads
     extra: list[Term] = []
     words: list[Term] = []
+    filed = False
     for term in out:
         concepts = single.get(term.key)
         if concepts:
             extra.extend(_concept_terms(term.key, term.surface, concepts))
         if term.kind == "word":
             words.append(term)
+        elif term.kind == "strong" and not filed and _EXTENSION.search(term.key):
+            extra.append(Term(FILE_KIND, "concept", term.surface, term.key))  # a file name is a file: its kind
+            filed = True
     for n, first in enumerate(words):
         longest = heads.get(first.key)
         for length in range(2, (longest or 0) + 1):
@@ -1039,6 +1047,16 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
         theirs = sentence.concepts.get(concept)
         if not theirs or idf.common(concept):
             continue
+        if concept == FILE_KIND:
+            # the sentence's file name is a file of the item's only where it carries one of the
+            # item's words (``values-prod.yaml`` for "Helm values per environment in separate
+            # files"); the item's own file names are things of their own, not its word *file*
+            owners = sentence.owners
+            theirs = {src: v for src, v in theirs.items() if src[0] != "=" or any(
+                owner == src and k in profile.factors for k, owner in owners.items())}
+            sources = [src for src in sources if src[0] != "="]
+            if not theirs or not sources:
+                continue
         if any(_has(src, sentence.vector) for src in sources) or any(_has(src, profile.factors) for src in theirs):
             continue  # a word both name already links them there ("Android ... Kotlin" / "Android ... Gradle")
         mine = [src for src in sources if src not in used]

@@ -412,6 +412,20 @@ def test_an_everyday_word_as_a_part_of_a_name_never_counts_alone() -> None:
     assert mention("Style everything with TailwindCSS utility classes.", "tailwind only?", SESSION)
 
 
+def test_a_file_name_that_carries_the_items_words_is_one_of_its_files() -> None:
+    """``values-prod.yaml`` is a values file: the item's *values* and its *files* (the file name's
+    kind), so it mentions "Keep Helm values per environment in separate files" however much the
+    sentence says of its own; a file name that carries none of the item's words is no file of it."""
+    helm = "Keep Helm values per environment in separate files, not one file with if-blocks."
+    assert mention(helm, "values-prod.yaml now only holds the prod overrides, nice", SESSION)
+    assert mention(helm, "values-staging.yaml is in", SESSION)
+    assert not mention(helm, "main.py now only holds the prod overrides", SESSION)
+    assert not mention(helm, "README.md has a typo in the intro", SESSION)
+    assert not mention(helm, "the values in config.py are wrong", SESSION)
+    assert not mention(helm, "docs/values.md explains the pricing values", SESSION)  # values of another thing
+    assert "~file" in term_keys("see values-prod.yaml") and "~file" not in term_keys("see docs/api")
+
+
 def test_an_approval_answers_the_turn_before_it_as_a_whole() -> None:
     """An answer that only approves ("good call, go ahead") follows up the previous turn, pronoun or not."""
     for approval in ("good call, go ahead", "sounds good!", "lgtm, thanks", "yes please", "ok", "Perfect, ship it.", "got it, will do"):
