@@ -6,8 +6,10 @@ FastAPI. A part that is not one (*Rx* of ``RxJava``, *Keychain* of ``KeychainHel
 of ``TailwindCSS``) names it (see :mod:`ctx_tui.mentions`).
 
 The frequencies are those `pyspellchecker` ships for English (word counts of a large corpus of
-everyday, spoken-style English, in the package: nothing is downloaded). Read once per process, on
-first use (~0.1 s), and only where a part of a name is all a sentence shares with an item.
+everyday, spoken-style English, in the package: nothing is downloaded). Read on first use, and
+only where a part of a name is all a sentence shares with an item; the everyday words found
+(reading and ranking the 160,000 counts takes ~0.1 s) are kept in the user's cache
+(:mod:`ctx_tui.usercache`, by the file's :func:`source`), so a later process only reads those.
 """
 
 from __future__ import annotations
@@ -15,16 +17,21 @@ from __future__ import annotations
 import gzip
 import heapq
 import importlib.util
+import os
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 import orjson
 
+from ctx_tui import usercache
+
 #: The everyday words: this many of the most frequent (the 5,000th is about as common as *codes*,
 #: *locks* or *intent*; *helper*, *query*, *token* and *cache* are further down, *rx* and *tailwind* far).
 COMMON_RANK = 5000
 _PACKAGE = "spellchecker"
+#: The everyday words found, in the user's cache.
+EVERYDAY_WORDS = "everyday-words.json"
 
 
 def _counts_file() -> Path | None:
@@ -53,17 +60,35 @@ def source() -> str:
 def common_keys(key_of: Callable[[str], str]) -> frozenset[str]:
     """The :data:`COMMON_RANK` most frequent English words, each read by ``key_of`` (the matcher's
     stemming); empty where the word counts cannot be read."""
+    return frozenset(key_of(word) for word in everyday_words())
+
+
+def everyday_words() -> list[str]:
+    """The :data:`COMMON_RANK` most frequent English words (those all letters: ties at the last
+    count included), taken from the user's cache when it holds them for these word counts."""
     path = _counts_file()
     if path is None:
-        return frozenset()
+        return []
+    kept_at = os.path.join(usercache.cache_dir(), EVERYDAY_WORDS)
+    key = f"{source()}:{COMMON_RANK}"
+    kept = usercache.read_json(kept_at)
+    if isinstance(kept, dict) and kept.get("source") == key:
+        words = kept.get("words")
+        if isinstance(words, list) and all(type(w) is str for w in words):
+            return words
     try:
         counts = orjson.loads(gzip.decompress(path.read_bytes()))
     except (OSError, ValueError, EOFError):
-        return frozenset()
+        return []
     if not isinstance(counts, dict):
-        return frozenset()
+        return []
     values = [c for c in counts.values() if type(c) is int]
     if not values:
-        return frozenset()
+        return []
     cut = heapq.nlargest(COMMON_RANK, values)[-1]
-    return frozenset(key_of(word) for word, c in counts.items() if type(c) is int and c >= cut and word.isalpha())
+    words = [word for word, c in counts.items() if type(c) is int and c >= cut and word.isalpha()]
+    try:
+        usercache.write_json(kept_at, {"source": key, "words": words})
+    except OSError:
+        pass  # a cache: the next process reads the counts again
+    return words
