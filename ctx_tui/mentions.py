@@ -595,7 +595,8 @@ class Profile:
     """
 
     __slots__ = (
-        "text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places", "whole_words", "tools"
+        "text", "factors", "keys", "weak", "length", "norm_at", "concepts", "rejected", "names", "places", "whole_words", "tools",
+        "aged",
     )
 
     def __init__(self, text: str) -> None:
@@ -624,6 +625,7 @@ class Profile:
         self.length = math.sqrt(sum(w * w for w in self.weak))
         self.norm_at: tuple[Vocabulary | None, int, float, int] = (None, 0, 0.0, 0)
         self.rejected = _rejected(text)
+        self.aged = _aged(text) if _AGE.search(text) else {}
         runs = _name_runs(text)
         self.names = _names(runs)
         self.tools = _tool_names(runs, text, self.rejected)
@@ -768,7 +770,7 @@ class _Parsed:
 
     __slots__ = (
         "terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs", "marked",
-        "text", "_turned_down",
+        "text", "_turned_down", "aged",
     )
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
@@ -782,6 +784,7 @@ class _Parsed:
         self.owners: dict[str, str] = {}
         self.counted = _counted(text) if any(c.isdigit() for c in text) else frozenset()
         self.marked = _marked(text) if _KIND_MARKER.search(text) else frozenset()
+        self.aged = _aged(text) if _AGE.search(text) else {}
         # once weighted: the plain words, and the keys in :class:`_Sentence`'s ``base`` with their weights there
         self.plain: list[str] = []
         self.normed: tuple[list[str], list[float]] = ([], [])
@@ -845,6 +848,33 @@ def _marked(text: str) -> frozenset[str]:
         if word in KIND_MARKERS:
             out.update(words[n + 1 : n + 1 + KIND_REACH])
     return frozenset(out)
+
+
+#: Age adjectives, by side: what the item says of *new* code is not said of *old* code ("no RxJava in new
+#: Android code" against "the old RxJava code in payments crashes").
+AGES = {"new": 1, "newer": 1, "old": -1, "older": -1, "legacy": -1, "existing": -1}
+_AGE = re.compile(r"\b(?:" + "|".join(AGES) + r")\b", re.I)
+
+
+def _aged(text: str) -> dict[str, int]:
+    """The term keys of the words within :data:`KIND_REACH` words after an age adjective (:data:`AGES`),
+    up to a punctuation mark ("no new messages, API failure": *API* is not new), each with its side
+    (+1 new, -1 old; 0 where the text writes both)."""
+    tokens = text.lower().split()
+    out: dict[str, int] = {}
+    for n, token in enumerate(tokens):
+        side = AGES.get(token)
+        if side is None:
+            continue
+        for after in tokens[n + 1 : n + 1 + KIND_REACH]:  # the noun phrase: up to a punctuation mark
+            word = after.strip(_EDGE + "!?()[]")
+            if word in AGES:
+                break
+            for term in _word_terms(word, "word"):
+                out[term.key] = side if out.get(term.key, side) == side else 0
+            if after[-1:] in ",;:.!?)]":
+                break
+    return out
 
 
 _QUANTITY = re.compile(r"^\d+(?:[.,]\d+)?%?$")
@@ -1117,6 +1147,16 @@ def _another_subject(profile: Profile, sentence: _Sentence, evidence: list[str])
     return _own_words(profile, sentence) >= OWN_WORDS
 
 
+def _other_age(key: str, profile: Profile, sentence: _Sentence) -> bool:
+    """Whether the item and the sentence say ``key`` of things of opposite ages (:data:`AGES`): the
+    item's "new Android code" and the sentence's "old RxJava code" share *code*, not what is said of it."""
+    mine = profile.aged.get(key)
+    if not mine:
+        return False
+    theirs = sentence.parsed.aged.get(key)
+    return theirs is not None and theirs == -mine
+
+
 def _everyday_part(profile: Profile, sentence: _Sentence, evidence: list[str]) -> bool:
     """Whether all the evidence is a part of a name on one side written as a plain word on the
     other, and an everyday English word (:func:`~ctx_tui.english.common_keys`): *Fast* of
@@ -1283,7 +1323,9 @@ def _score(
     if not strict and not soft_surfaces:
         # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
         # unless the sentence is a short question about just that ("still no click?", "still 5173?")
-        evidence = [k for k in shared if df[k] <= cut]
+        evidence = [k for k in shared if df[k] <= cut and not _other_age(k, profile, sentence)]
+        if not evidence:
+            return 0.0, ()  # all it shares is said of something of the other age
         if share < SHORT_SHARE and all(k in profile.rejected for k in evidence) and not _agrees(sentence, evidence):
             return 0.0, ()
         counted = sentence.counted

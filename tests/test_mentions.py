@@ -426,6 +426,20 @@ def test_a_file_name_that_carries_the_items_words_is_one_of_its_files() -> None:
     assert "~file" in term_keys("see values-prod.yaml") and "~file" not in term_keys("see docs/api")
 
 
+def test_what_the_item_says_of_new_things_is_not_said_of_old_ones() -> None:
+    """A word the item writes after *new* and the sentence after *old* (or *legacy*, *existing*) is
+    said of other things: no evidence there; the same age, or none, still counts."""
+    coroutines = "Use Kotlin coroutines with Flow, no RxJava in new Android code."
+    assert not mention(coroutines, "the old RxJava code in payments crashes on rotation", SESSION)
+    assert mention(coroutines, "the new Android code uses Flow only", SESSION)
+    assert mention(coroutines, "RxJava crept into the new Android code again", SESSION)
+    checkout = "Don't touch the legacy jQuery checkout in static/js/checkout_old.js"
+    assert not mention(checkout, "the new checkout needs a spinner", SESSION)
+    assert not mention(checkout, "new checkout?", SESSION)
+    assert mention(checkout, "the legacy checkout is untouched", SESSION)
+    assert mention(checkout, "checkout_old.js is untouched, the new checkout lives beside it", SESSION)
+
+
 def test_an_approval_answers_the_turn_before_it_as_a_whole() -> None:
     """An answer that only approves ("good call, go ahead") follows up the previous turn, pronoun or not."""
     for approval in ("good call, go ahead", "sounds good!", "lgtm, thanks", "yes please", "ok", "Perfect, ship it.", "got it, will do"):
