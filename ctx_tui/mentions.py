@@ -880,6 +880,29 @@ def _aged(text: str) -> dict[str, int]:
 _QUANTITY = re.compile(r"^\d+(?:[.,]\d+)?%?$")
 
 
+@lru_cache(maxsize=PARSED_CACHE)
+def _number_words(text: str) -> dict[str, frozenset[str]]:
+    """Each plain number of ``text`` (its key, ``#16``) -> the words written next to it ("iOS 16",
+    "16 items"): what it counts or labels (as :func:`_counted`, per number)."""
+    tokens = [t.strip(_EDGE + "!?()") for t in text.split()]
+    out: dict[str, set[str]] = {}
+    for n, token in enumerate(tokens):
+        if _QUANTITY.match(token):
+            words = out.setdefault("#" + token.lower().rstrip("%"), set())
+            for m in (n - 1, n + 1):
+                if 0 <= m < len(tokens) and tokens[m].isalpha():
+                    words.update(t.key for t in _word_terms(tokens[m], "word"))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _labels_other_things(profile: Profile, sentence: _Sentence, key: str) -> bool:
+    """Whether the number ``key`` both write labels or counts different things on the two sides: "16
+    items per page" shares a number with "APIs that need iOS 16", not what it is of."""
+    mine = _number_words(profile.text).get(key, frozenset())
+    theirs = _number_words(sentence.parsed.text).get(key, frozenset())
+    return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
+
+
 def _counted(text: str) -> frozenset[str]:
     """The words a quantity counts or labels, written next to it ("6 attempts", "500 steps",
     "version 3"): with the number they name an amount, not what the amount is of."""
@@ -1333,6 +1356,12 @@ def _score(
             share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and df[k] <= cut for k in weights)
         ):
             return 0.0, ()
+        if share < SHORT_SHARE and any(k[0] == "#" for k in evidence):
+            # a number that labels or counts other things on each side is no evidence ("16 items per
+            # page" against "APIs that need iOS 16")
+            evidence = [k for k in evidence if k[0] != "#" or not _labels_other_things(profile, sentence, k)]
+            if not evidence:
+                return 0.0, ()
         if _another_subject(profile, sentence, evidence) or _everyday_part(profile, sentence, evidence):
             return 0.0, ()
     elif strict:

@@ -56,8 +56,8 @@ def test_reference_pairs_floor(evaluation) -> None:  # noqa: ANN001
 def test_tune_loose_paraphrases_floor(evaluation) -> None:  # noqa: ANN001
     """The tune part's paraphrases in other words (the rules were chosen there: a regression shows first)."""
     figures = evaluation.measure_pairs(evaluation.pairs_of(evaluation.load(), evaluation.TUNE))
-    assert figures.precision >= 0.95 and figures.f1 >= 0.95, (figures.precision, figures.recall, figures.f1)
-    assert figures.by_style["loose"][2] >= 0.87 and figures.by_style["negative"][2] >= 0.93  # 14/16, 44/47
+    assert figures.precision >= 0.96 and figures.f1 >= 0.955, (figures.precision, figures.recall, figures.f1)
+    assert figures.by_style["loose"][2] >= 0.87 and figures.by_style["negative"][2] >= 0.95  # 14/16, 45/47
     assert figures.by_style["pronoun"][2] >= 0.85 and figures.by_style["pronoun (neg)"][2] == 1.0  # 6/7, 3/3
     assert figures.by_style["identifier"][2] == 1.0  # 10/10 (values-prod.yaml: a file name as one of the item's files)
 
@@ -71,7 +71,7 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.93 and figures.f1 >= 0.89, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.95 and figures.f1 >= 0.895, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["identifier"][2] >= 0.8  # command lines running the item's tool
     assert figures.by_style["loose"][2] >= 0.5  # 12/24 paraphrases in other words
 

@@ -372,6 +372,16 @@ def test_a_short_question_naming_the_items_tool_mentions_it() -> None:
     assert not mention("Dagster owns the reports; nothing else schedules them.", "owns the domain name?", SESSION)
 
 
+def test_a_number_labelling_other_things_is_no_evidence() -> None:
+    """The same number next to other words on each side ("API level 34" / "34 results") shares a
+    number, not what it counts; next to the same word it still does."""
+    item = "Android builds target API level 34."
+    assert mention(item, "the API returns 34 results per page", SESSION) is None
+    assert mention(item, "API level 34 is set in the Gradle file", SESSION) is not None
+    assert mention("Uploads are capped at 25 MB per file.", "a 25 MB upload went through", SESSION) is not None
+    assert mention("Uploads are capped at 25 MB per file.", "uploads still capped at 25?", SESSION) is not None
+
+
 def test_a_number_with_the_word_it_counts_is_a_quantity() -> None:
     item = "Uploads are retried with backoff, at most 5 retries per file."
     assert mention(item, "5 retries of the password lock the account", SESSION) is None  # an amount of another thing
