@@ -1,6 +1,6 @@
 """ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
 
-Two kinds of small JSON files live here:
+Three kinds of small JSON files live here:
 
 * ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
   transcript (byte offset, file identity, the usage figure), so the next call
@@ -8,11 +8,13 @@ Two kinds of small JSON files live here:
 * ``claude-code/<session>.json``: the latest context figures Claude Code
   itself sent to the status line for a session (window size, usage). The
   dashboard and ``stats`` size the window by it and say "reported by Claude
-  Code" (see :func:`claude_code_report`).
+  Code" (see :func:`claude_code_report`);
+* ``everyday-words.json``: the everyday English words :mod:`ctx_tui.english`
+  found in the word counts, so a later process does not rank them again.
 
 Everything here may be deleted at any time: it is rebuilt on the next call.
 Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
-read). Only ``os`` and ``json`` are imported: the status line runs this on
+read). Only ``os``, ``stat`` and ``json`` are imported: the status line runs this on
 every message.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
 if TYPE_CHECKING:
@@ -49,9 +52,16 @@ def safe_stem(text: str) -> str:
 
 
 def read_json(path: str) -> Any:
-    """The JSON in ``path``; None when missing, unreadable or damaged (a cache is never an error)."""
+    """The JSON in ``path``; None when missing, unreadable, damaged or not a regular file (a cache is
+    never an error, and a FIFO or device at the path must not block the status line or a hook)."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             return json.loads(fh.read(1 << 20))
     except (OSError, ValueError):
         return None
@@ -63,7 +73,12 @@ def write_json(path: str, data: Any) -> None:
     os.makedirs(folder, mode=0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        os.unlink(tmp)  # a leftover of a killed process with this pid
+    except FileNotFoundError:
+        pass
+    try:
+        # A new file only: never written through a link planted at the temporary name.
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "w", encoding="utf-8") as fh:
             json.dump(data, fh, separators=(",", ":"))
         os.replace(tmp, path)
     except BaseException:

@@ -1,0 +1,39 @@
+"""The per-user cache never blocks on, nor writes through, what is planted at its paths."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from ctx_tui import usercache
+
+
+def test_a_fifo_at_a_cache_path_reads_as_no_cache(tmp_path: Path) -> None:
+    """Opening a FIFO for reading waits for a writer: the status line and the hooks would hang."""
+    fifo = tmp_path / "everyday-words.json"
+    os.mkfifo(fifo)
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(usercache.read_json(str(fifo))), daemon=True)
+    reader.start()
+    reader.join(timeout=5)
+    if reader.is_alive():  # unblock the thread so the test process can end
+        with open(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK), "wb"):
+            pass
+    assert got == [None]
+    assert usercache.read_json(str(tmp_path)) is None  # a folder
+    assert usercache.read_json(str(tmp_path / "missing.json")) is None
+
+
+def test_writes_never_go_through_a_planted_link(tmp_path: Path) -> None:
+    """A link at the file's own path is replaced, one at the temporary name is removed: the user's file stays."""
+    precious = tmp_path / "precious.txt"
+    precious.write_text("mine")
+    path = tmp_path / "cache" / "report.json"
+    path.parent.mkdir()
+    path.symlink_to(precious)
+    (path.parent / f"report.json.{os.getpid()}.tmp").symlink_to(precious)
+    usercache.write_json(str(path), {"a": 1})
+    assert precious.read_text() == "mine"
+    assert not path.is_symlink() and usercache.read_json(str(path)) == {"a": 1}
+    assert sorted(p.name for p in path.parent.iterdir()) == ["report.json"]
