@@ -25,8 +25,12 @@ each part printed apart). ``fresh`` = the domains of
 ``tests/eval/references_fresh.yaml`` (security, observability, gamedev,
 embedded, ecommerce, analytics, git, testing), written before the concept
 lexicon and never tuned on: the generalisation check (its IDF is its own).
+``tune2`` = the domains of ``tests/eval/references_tune2.yaml``
+(bioinformatics, robotics, llm apps, audio plugins, scraping), a second tuning
+split written before the rules of issue 11's fifth round, mostly loose
+paraphrases and hard negatives of the same topic (its IDF is its own).
 
-Usage: ``python bench/eval_decay.py [--part tune|report|fresh] [--quiet]``
+Usage: ``python bench/eval_decay.py [--part tune|tune2|report|fresh] [--quiet]``
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from ctx_tui.window import Session
 
 EVAL_FILE = benchlib.ROOT / "tests" / "eval" / "references.yaml"
 FRESH_FILE = benchlib.ROOT / "tests" / "eval" / "references_fresh.yaml"
+TUNE2_FILE = benchlib.ROOT / "tests" / "eval" / "references_tune2.yaml"
 TUNE = ("web", "data", "infra", "mobile")
 REPORT = ("ml", "docs", "billing", "cli")
 POSITIVE_STYLES = ("verbatim", "close", "loose", "identifier", "short", "pronoun")
@@ -300,11 +305,16 @@ def print_sessions(title: str, figures: list[SessionFigures], quiet: bool) -> tu
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("tune", "report", "fresh", "all"), default="all")
+    parser.add_argument("--part", choices=("tune", "tune2", "report", "fresh", "all"), default="all")
     parser.add_argument("--quiet", action="store_true", help="figures only, no wrong cases")
     args = parser.parse_args(argv)
-    main_set, fresh = load(), load(FRESH_FILE)
-    parts = {"tune": (main_set, TUNE), "report": (main_set, REPORT), "fresh": (fresh, tuple(fresh))}
+    main_set, tune2, fresh = load(), load(TUNE2_FILE), load(FRESH_FILE)
+    parts = {
+        "tune": (main_set, TUNE),
+        "tune2": (tune2, tuple(tune2)),
+        "report": (main_set, REPORT),
+        "fresh": (fresh, tuple(fresh)),
+    }
     chosen = parts if args.part == "all" else {args.part: parts[args.part]}
     with tempfile.TemporaryDirectory(prefix="ctx-eval-decay-") as tmp:
         for name, (data, domains) in chosen.items():
