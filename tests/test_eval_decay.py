@@ -98,3 +98,19 @@ def test_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
     assert tp / (tp + fp) >= 0.9 and tp / (tp + fn) >= 0.93, [s.wrong for s in figures]
+
+
+def test_second_tune_set_floor(evaluation) -> None:  # noqa: ANN001
+    """tests/eval/references_tune2.yaml: loose paraphrases and same-topic hard negatives in five more domains."""
+    tune2 = evaluation.load(evaluation.TUNE2_FILE)
+    evaluation.prepare(tune2)
+    try:
+        pairs = evaluation.pairs_of(tune2, tuple(tune2))
+        figures = evaluation.measure_pairs(pairs)
+    finally:
+        evaluation.prepare(evaluation.load())
+    assert len(tune2) >= 4 and len(pairs) >= 80
+    assert not set(tune2) & {*evaluation.TUNE, *evaluation.REPORT, *evaluation.load(evaluation.FRESH_FILE)}
+    assert figures.precision >= 0.95, (figures.precision, figures.recall, figures.f1)
+    assert figures.by_style["negative"][2] >= 0.97  # 40/41 hard negatives rejected
+    assert figures.by_style["loose"][2] >= 3 / 42
