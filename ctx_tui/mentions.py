@@ -1345,7 +1345,8 @@ def _score(
             return 0.0, ()
     if not strict and not soft_surfaces:
         # only the alternative the item turns down, or only a quantity ("28 days"): another subject,
-        # unless the sentence is a short question about just that ("still no click?", "still 5173?")
+        # unless the sentence is a short question about just that ("still no click?", "still 5173?"),
+        # the item's own words beside the number included ("still temperature 0?", "6 attempts?")
         evidence = [k for k in shared if df[k] <= cut and not _other_age(k, profile, sentence)]
         if not evidence:
             return 0.0, ()  # all it shares is said of something of the other age
@@ -1353,7 +1354,7 @@ def _score(
             return 0.0, ()
         counted = sentence.counted
         if any(k[0] == "#" for k in evidence) and all(k[0] == "#" or k in UNITS or k in counted for k in evidence) and (
-            share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and df[k] <= cut for k in weights)
+            share < SHORT_SHARE or any(k[0] != "#" and k not in UNITS and df[k] <= cut and k not in factors for k in weights)
         ):
             return 0.0, ()
         if share < SHORT_SHARE and any(k[0] == "#" for k in evidence):

@@ -334,6 +334,23 @@ def test_a_shared_quantity_alone_is_another_subject() -> None:
     assert mention(item, "access logs older than 45 days are gone now", SESSION) is not None
 
 
+def test_a_short_question_about_the_items_quantity_in_its_own_words_mentions_it() -> None:
+    """A short question about the item's number and the word the item writes beside it asks about
+    the item ("still temperature 0?"), as "still 45 days?" does; a word of its own beside the number
+    is another quantity ("version 3 of the trailer?", "6 attempts per quiz?")."""
+    bot = "We'll keep temperature at 0 for the support bot so its answers are reproducible."
+    assert mention(bot, "still temperature 0?", SESSION)
+    assert not mention(bot, "server room temperature 0 degrees?", SESSION)
+    saves = "Never break loading of version 3 saves."
+    assert mention(saves, "still version 3?", SESSION)
+    assert not mention(saves, "version 3 of the trailer?", SESSION)
+    lock = "Lock the account after 6 attempts to log in."
+    assert mention(lock, "6 attempts?", SESSION)
+    assert not mention(lock, "6 attempts per quiz?", SESSION)
+    slo = "The checkout SLO is 99.9% availability over 28 days."
+    assert not mention(slo, "28 days of S3 retention?", SESSION)
+
+
 def test_a_number_in_a_commands_arguments_is_no_mention_by_itself() -> None:
     """In a tool call's arguments a shared number is a count, a flag's value or a line number."""
     item = "The checkout SLO is 99.9% availability over 28 days; page on-call when the budget burns."
