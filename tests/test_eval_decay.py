@@ -114,3 +114,17 @@ def test_second_tune_set_floor(evaluation) -> None:  # noqa: ANN001
     assert figures.precision >= 0.95, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["negative"][2] >= 0.97  # 40/41 hard negatives rejected
     assert figures.by_style["loose"][2] >= 3 / 42
+
+
+def test_second_tune_set_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
+    """The second tune set's planted sessions: a silent item stays flagged (recall); precision is low
+    today because loose paraphrases in its domains are missed (see docs/memory.md)."""
+    tune2 = evaluation.load(evaluation.TUNE2_FILE)
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = [
+            evaluation.measure_session(evaluation.plant_session(tune2, domain, Path(tmp), seed))
+            for domain in tune2
+            for seed in evaluation.SEEDS
+        ]
+    tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
+    assert tp / (tp + fp) >= 0.5 and tp / (tp + fn) >= 0.86, [s.wrong for s in figures]
