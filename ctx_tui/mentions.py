@@ -1395,6 +1395,90 @@ def _score(
     return score, matched or tuple(dict.fromkeys([sentence.surfaces[k] for k in shared]))
 
 
+class ScoreBound:
+    """What :meth:`MentionIndex.score_sentence` can give an item at most for one sentence, where the
+    frequencies are known only in part: ``high`` gives an upper bound of the IDF of a key (its exact
+    IDF at one sentence: a read asks the frequencies; over a stretch of sentences, from the fewest
+    sentences holding it there and the most sentences read), ``low`` a lower bound (a scan that knows
+    each term's count in the whole session: the count at a sentence is no higher). The sentence's
+    and the item's norms are taken at the lower bounds; what the item shares with the sentence and
+    the sources of the concepts both name, at the upper ones (``exact``: those are exact, so the
+    norms take them too).
+
+    Every score :func:`_score` gives is the cosine of the item and the sentence (plus the concept
+    matches, over :data:`PARAPHRASE`) or 0, unless a short sentence's share of weight or a short
+    question lifts it, or a command line runs the item (:func:`_runs_the_item`): :meth:`of` works out
+    no bound (``math.inf``) where those may apply. A rule added to :func:`_score` that can raise a
+    score must be added here too (``tests/test_latest_references.py`` compares the scan that uses
+    this with the forward scan, which does not).
+    """
+
+    __slots__ = ("weights", "short", "question", "concepts", "runs", "base", "own", "high", "low", "exact")
+
+    def __init__(self, parsed: _Parsed, high: Mapping[str, float], low: Mapping[str, float], strict: bool, exact: bool) -> None:
+        weights, _, short = parsed.weighted()
+        self.weights = weights
+        self.short = short and not strict
+        self.question = self.short and parsed.question
+        self.concepts = {} if strict else parsed.concepts
+        self.runs = parsed.runs | parsed.loose_runs if strict else parsed.runs
+        keys, weak = parsed.normed
+        lows = low.__getitem__
+        #: lower bounds of :class:`_Sentence`'s ``base`` and ``own``
+        self.base: float = sum(map(pow, map(_mul, weak, map(lows, keys)), _TWOS))
+        self.own: float = sum(map(_mul, weights.values(), map(lows, weights)))
+        self.high = high
+        self.low = low
+        self.exact = exact
+
+    def item_base(self, profile: Profile) -> float:
+        """A lower bound of the item's squared norm (:meth:`_Idf.base`)."""
+        base: float = sum(map(pow, map(_mul, profile.weak, map(self.low.__getitem__, profile.keys)), _TWOS))
+        return base
+
+    def may_reach(self, profile: Profile, item_base: float, floor: float) -> bool:
+        """Whether the item may score ``floor`` (``item_base``: :meth:`item_base`), rounding allowed for."""
+        return self.of(profile, item_base) >= floor * _MARGIN
+
+    def of(self, profile: Profile, item_base: float) -> float:
+        """An upper bound of the item's score (``item_base``: :meth:`item_base`); ``math.inf`` where none is worked out."""
+        if self.question or (profile.tools and self.runs):
+            return math.inf  # a short question about a name, a command running it: see the class
+        weights, factors, concepts = self.weights, profile.factors, self.concepts
+        shared = list(filter(weights.__contains__, profile.keys))
+        overlap = concepts.keys() & profile.concepts.keys() if concepts else ()
+        if not shared and len(overlap) < CONCEPT_EVIDENCE:
+            return 0.0  # no shared term, and too few concepts both name to be evidence
+        high, low = self.high, self.low
+        lows = high if self.exact else low
+        dot = said = sentence_strong = item_strong = 0.0
+        for key in shared:
+            weight, factor, value = weights[key], factors[key], high[key]
+            dot += factor * weight * value * value
+            said += weight * value
+            if weight >= STRONG:
+                sentence_strong += lows[key] ** 2 * (STRONG * STRONG - 1.0)
+            if factor >= STRONG:
+                item_strong += lows[key] ** 2 * (STRONG * STRONG - 1.0)
+        if self.short and shared:
+            rest = self.own - sum([weights[k] * low[k] for k in shared])  # the other words' part, at least
+            if said >= SHORT_SHARE * _MARGIN * (said + rest):
+                return math.inf  # its share of weight may lift the score
+        if overlap:
+            soft = 0.0
+            for concept in overlap:  # _several is at most the norm of all the sources' weights, on each side
+                mine, theirs = profile.concepts[concept], concepts[concept]
+                if concept != FILE_KIND and (any(_has(src, weights) for src in mine) or any(_has(src, factors) for src in theirs)):
+                    continue  # a word both name links them there: no match (see _concept_matches)
+                soft += CONCEPT * math.sqrt(
+                    sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in mine])
+                    * sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in theirs])
+                )
+            dot = (dot + soft) / PARAPHRASE
+        norms = (self.base + sentence_strong) * (item_base + item_strong)
+        return dot / math.sqrt(norms) if norms > 0.0 else math.inf
+
+
 def _evidence(sentence: str) -> str:
     one = " ".join(sentence.split())
     return one if len(one) <= EVIDENCE_CHARS else one[: EVIDENCE_CHARS - 1] + "…"

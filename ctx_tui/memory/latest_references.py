@@ -52,6 +52,7 @@ one algorithm whose invariants span them; apart, each would need the others' int
 from __future__ import annotations
 
 import hashlib
+import math
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
@@ -68,6 +69,9 @@ from ctx_tui.mentions import (
     THRESHOLD,
     Mention,
     MentionIndex,
+    Profile,
+    ScoreBound,
+    _MARGIN,
     Vocabulary,
     _evidence,
     _Idf,
@@ -122,25 +126,84 @@ class _Positions(dict[str, list[int]]):
 
 class _At(dict[str, int]):
     """The frequencies as they stood at one position: ``at[key]`` (a ``Counter``'s missing-key read,
-    all the matcher does). The keys given are found at once (no Python call per key); any other,
-    by :meth:`__missing__`, once, and kept: scoring asks again per candidate item."""
+    all the matcher does). The keys given (and :meth:`add`) are found at once (no Python call per
+    key); any other, by :meth:`__missing__`, once, and kept: scoring asks again per candidate item."""
 
     __slots__ = ("_positions", "_before", "_position")
 
     def __init__(self, positions: _Positions, before: Mapping[str, int], position: int, keys: Iterable[str]) -> None:
-        if before:
-            keys = list(keys)
-            found = map(bisect_right, map(positions.__getitem__, keys), repeat(position))
-            super().__init__(zip(keys, map(add, map(before.get, keys, repeat(0)), found)))
-        else:
-            super().__init__(zip(keys, map(bisect_right, map(positions.__getitem__, keys), repeat(position))))
+        super().__init__()
         self._positions = positions
         self._before = before
         self._position = position
+        self.add(keys)
+
+    def add(self, keys: Iterable[str]) -> None:
+        """Find the frequencies of ``keys`` not found yet."""
+        keys = [k for k in keys if k not in self]
+        positions, position = self._positions, self._position
+        if self._before:
+            found = map(bisect_right, map(positions.__getitem__, keys), repeat(position))
+            self.update(zip(keys, map(add, map(self._before.get, keys, repeat(0)), found)))
+        else:
+            self.update(zip(keys, map(bisect_right, map(positions.__getitem__, keys), repeat(position))))
 
     def __missing__(self, key: str) -> int:
         seen = self[key] = self._before.get(key, 0) + bisect_right(self._positions[key], self._position)
         return seen
+
+
+class _LowIdf(dict[str, float]):
+    """A lower bound of each term's IDF (:class:`~ctx_tui.mentions._Idf`) at every position from one
+    whose ``log_n`` is no lower than the one given up to ``last``: that ``log_n`` less the log of the
+    term's frequency at ``last`` (``df``) plus one, at least 0. ``bases``: each item's lower bound of
+    its squared norm there (:meth:`~ctx_tui.mentions.ScoreBound.item_base`), once asked."""
+
+    __slots__ = ("log_n", "last", "df", "bases")
+
+    def __init__(self, log_n: float, last: int, df: Mapping[str, int]) -> None:
+        super().__init__()
+        self.log_n = log_n
+        self.last = last
+        self.df = df
+        self.bases: dict[str, float] = {}
+
+    def __missing__(self, key: str) -> float:
+        value = self[key] = max(0.0, self.log_n - math.log(self.df[key] + 1))
+        return value
+
+
+def _item_base(bound: ScoreBound, low: _LowIdf, item: str, profile: Profile) -> float:
+    """The item's :meth:`~ctx_tui.mentions.ScoreBound.item_base` at ``low`` (the bound's), kept there."""
+    base = low.bases.get(item)
+    if base is None:
+        base = low.bases[item] = bound.item_base(profile)
+    return base
+
+
+class _HighIdf(dict[str, float]):
+    """An upper bound of each term's IDF at every position up to one whose ``log_n`` is given, from
+    the frequencies ``df`` at a position no later than any of them (at that very position: the exact IDF)."""
+
+    __slots__ = ("log_n", "_df")
+
+    def __init__(self, log_n: float, df: Mapping[str, int]) -> None:
+        super().__init__()
+        self.log_n = log_n
+        self._df = df
+
+    def __missing__(self, key: str) -> float:
+        value = self[key] = self.log_n - math.log(self._df[key] + 1)
+        return value
+
+
+#: Positions share a lower bound of the IDFs while the log of their sentence count is in one step of this size.
+LOG_STEP = 1 / 64
+#: A candidate whose bound at a sentence is below this share of the threshold is bounded for the
+#: stretch of positions down to :data:`RANGE_START` tenths of that sentence's (see ``_Scan.match``).
+RANGE_SLACK = 0.6
+#: That stretch starts at this many tenths of the sentence's position.
+RANGE_START = 7
 
 
 class _Unit:
@@ -329,6 +392,9 @@ class _Scan:
             self.counts = dict(counts)
             for key, distinct in holders.items():
                 self.counts[key] = counts.get(key, 0) + sum([len(places[d]) for d in distinct])
+        self._low = self._wide = _LowIdf(-1.0, -1, {})  # the bounds last used (see _reachable)
+        #: distinct sentence -> item -> the positions (first, last) where it is known not to mention the item
+        self._ruled_out: dict[int, dict[str, tuple[int, int]]] = {}
         self.positions = offset + len(ids)
         # the positions where a term some item holds is not common (at a term's j-th sentence its
         # frequency is j): no other sentence has a candidate item
@@ -386,21 +452,68 @@ class _Scan:
         return self._split[1][position - self.starts[at]]
 
     def match(self, position: int, strict: bool, only: frozenset[str] | None) -> dict[str, Mention]:
-        """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``."""
-        text = self.sentence(position)
+        """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``.
+
+        Only the candidates :meth:`_reachable` keeps are scored: a sentence left with none is not
+        (the frequencies of its other terms there are not even looked up)."""
+        d = self.ids[position - self.offset]
+        ruled_out = self._ruled_out.get(d)
+        if ruled_out is not None and only is not None:
+            only = frozenset([i for i in only if not ((r := ruled_out.get(i)) and r[0] <= position <= r[1])])
+            if not only:
+                return {}
         parsed = self.parsed(position)
         index = self.index
         held = parsed.keys & index._postings.keys()
         if not held:
             return {}
-        df = self.frequencies.at(position, parsed.keys)
+        df = self.frequencies.at(position, held)
         n = position + 1
         candidates = index.candidates(held, df, n)
         if only is not None:
             candidates &= only
         if not candidates:
             return {}
-        return index.score_sentence(text, parsed, held, candidates, _Idf(self.owner, df, n), strict)
+        idf = _Idf(self.owner, df, n)
+        reachable = self._reachable(position, d, parsed, candidates, df, idf.log_n, strict)
+        if not reachable:
+            return {}
+        df.add(parsed.keys)
+        return index.score_sentence(self.sentence(position), parsed, held, reachable, idf, strict)
+
+    def _reachable(
+        self, position: int, d: int, parsed: _Parsed, candidates: Iterable[str], df: _At, log_n: float, strict: bool
+    ) -> list[str]:
+        """The ``candidates`` whose :class:`~ctx_tui.mentions.ScoreBound` at ``position`` reaches the
+        threshold: the terms an item shares with the sentence (``d``, ``parsed``) at their IDF
+        there (``df``, ``log_n``), every other term at a lower bound from its frequency at the end
+        of the position's :data:`LOG_STEP`. A candidate well below (:data:`RANGE_SLACK`) is bounded
+        again for every position of the sentence down to :data:`RANGE_START` tenths of this one; if
+        that holds too, it is not matched with the sentence there again (:attr:`_ruled_out`)."""
+        low = self._low
+        if not low.log_n <= log_n < low.log_n + LOG_STEP:
+            step = math.floor(log_n / LOG_STEP) * LOG_STEP
+            last = int(math.exp(step + LOG_STEP)) + 1 - (PRIOR_SENTENCES + 2)  # the step's last position, or later
+            low = self._low = _LowIdf(step, last, self.frequencies.at(last, ()))
+        bound = ScoreBound(parsed, _HighIdf(log_n, df), low, strict, exact=True)
+        profiles, threshold = self.index.profiles, self.index.threshold
+        reachable: list[str] = []
+        wide: ScoreBound | None = None  # the bound from ``start`` to ``position``
+        start = position * RANGE_START // 10
+        for item in candidates:
+            profile = profiles[item]
+            value = bound.of(profile, _item_base(bound, low, item, profile))
+            if value >= threshold * _MARGIN:
+                reachable.append(item)
+            elif value < threshold * RANGE_SLACK:
+                if wide is None:
+                    step = math.floor(math.log(start + PRIOR_SENTENCES + 2) / LOG_STEP) * LOG_STEP
+                    if self._wide.log_n != step or self._wide.last != low.last:
+                        self._wide = _LowIdf(step, low.last, low.df)
+                    wide = ScoreBound(parsed, _HighIdf(log_n, self.frequencies.at(start, ())), self._wide, strict, exact=False)
+                if not wide.may_reach(profile, _item_base(wide, self._wide, item, profile), threshold):
+                    self._ruled_out.setdefault(d, {})[item] = (start, position)
+        return reachable
 
     def unit_hits(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention]:
         """What the forward scan finds in ``unit`` (``find`` per text, the best hit per item), for ``only``
