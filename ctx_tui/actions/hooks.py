@@ -311,6 +311,8 @@ def deferred_handler(job: str) -> Handler:
     """The handler of ``hook deferred JOB``: the slow half of a hook, run detached."""
 
     def run(hook: HookInput) -> None:
+        import gc
+
         from ctx_tui import tokens
         from ctx_tui.config import Config  # see _heavy_imports_note
 
@@ -320,6 +322,10 @@ def deferred_handler(job: str) -> Handler:
         # a one-shot process, as `ctx-tui api`: the same cl100k counts from the piece table on
         # disk, without building tiktoken's encoder; what it learns is kept for the next process
         tokens.count_by_pieces()
+        # nor does it collect cycles: the job makes almost none (peak RSS +0.5 MiB at 100 MB without
+        # the collector), and each pass over the session's entries cost ~0.1-0.2 s of the job
+        paused = gc.isenabled()
+        gc.disable()
         try:
             if job == "pre-compact":
                 save_window_summary(hook.cwd, hook.session_id, _transcript(hook), config, _limit(hook), hook.trigger)
@@ -327,6 +333,8 @@ def deferred_handler(job: str) -> Handler:
                 _auto_refresh_job(hook, config)
         finally:
             tokens.end_piece_counts()
+            if paused:
+                gc.enable()
         return None
 
     return run
