@@ -769,8 +769,8 @@ class _Parsed:
     its command lines run (``runs``; ``loose_runs``: of segments only a tool call's text reads as commands)."""
 
     __slots__ = (
-        "terms", "keys", "_weighted", "concepts", "owners", "question", "counted", "plain", "normed", "runs", "loose_runs", "marked",
-        "text", "_turned_down", "aged",
+        "terms", "keys", "_weighted", "concepts", "owners", "question", "_counted", "plain", "normed", "runs", "loose_runs",
+        "_marked", "text", "_turned_down", "_aged",
     )
 
     def __init__(self, sentence_terms: list[Term], text: str = "") -> None:
@@ -782,9 +782,11 @@ class _Parsed:
         self._weighted: tuple[dict[str, float], dict[str, str], bool] | None = None
         self.concepts: dict[str, dict[str, str]] = {}
         self.owners: dict[str, str] = {}
-        self.counted = _counted(text) if any(c.isdigit() for c in text) else frozenset()
-        self.marked = _marked(text) if _KIND_MARKER.search(text) else frozenset()
-        self.aged = _aged(text) if _AGE.search(text) else {}
+        # what only scoring reads (:attr:`counted`, :attr:`marked`, :attr:`aged`): worked out when
+        # first asked (a scan parses every distinct sentence of a session and scores few of them)
+        self._counted: frozenset[str] | None = None
+        self._marked: frozenset[str] | None = None
+        self._aged: dict[str, int] | None = None
         # once weighted: the plain words, and the keys in :class:`_Sentence`'s ``base`` with their weights there
         self.plain: list[str] = []
         self.normed: tuple[list[str], list[float]] = ([], [])
@@ -821,6 +823,28 @@ class _Parsed:
         self._weighted = (weights, surfaces, short)
         self.terms = []  # no longer needed
         return self._weighted
+
+    @property
+    def counted(self) -> frozenset[str]:
+        """The words a quantity of the sentence counts or labels (:func:`_counted`)."""
+        if self._counted is None:
+            text = self.text
+            self._counted = _counted(text) if any(map(str.isdigit, text)) else frozenset()
+        return self._counted
+
+    @property
+    def marked(self) -> frozenset[str]:
+        """The words after a kind marker (:func:`_marked`)."""
+        if self._marked is None:
+            self._marked = _marked(self.text) if _KIND_MARKER.search(self.text) else frozenset()
+        return self._marked
+
+    @property
+    def aged(self) -> dict[str, int]:
+        """The words after an age adjective, by side (:func:`_aged`)."""
+        if self._aged is None:
+            self._aged = _aged(self.text) if _AGE.search(self.text) else {}
+        return self._aged
 
     @property
     def turned_down(self) -> frozenset[str]:
