@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, disarm, log_hook_error
 from ctx_tui.paths import config_files, restate_queue_path, session_memory_path
 
-# _heavy_imports_note: Claude Code starts a hook process on every prompt and
+# Claude Code starts a hook process on every prompt and
 # waits for it, so at the top this module imports only what answering "nothing
-# waits" needs (bench/bench_hooks.py; tests/test_hook_imports.py pins it). The
+# waits" needs (bench/bench_hooks.py; tests/test_startup_imports.py pins it). The
 # queue's code and the audit log load when something waits; the config and
 # session-memory models (pydantic, PyYAML) only when a config file exists
 # (:func:`_config`), or in session_start when its notes record does not match
