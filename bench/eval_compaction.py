@@ -26,6 +26,7 @@ the real text's tokens: an approximation, printed apart.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import tempfile
@@ -229,7 +230,13 @@ def table(found: list[Case]) -> str:
 
 
 def main() -> None:
-    paths = [Path(a) for a in sys.argv[1:]] or None
+    parser = argparse.ArgumentParser(description="Usage estimate before a compaction against the next reported figure.")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="TRANSCRIPT",
+                        help="transcripts to read (default: the real ones in the shared fixtures)")
+    paths = parser.parse_args().paths or None
+    missing = [str(p) for p in paths or () if not p.is_file()]
+    if missing:
+        parser.error(f"not a file: {', '.join(missing)}")
     found = cases(paths)
     print(table(found))
     if found:

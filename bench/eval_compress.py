@@ -13,6 +13,7 @@ every output within budget.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -29,11 +30,18 @@ from ctx_tui.compress.core import budget_for  # noqa: E402
 from ctx_tui.config import Config  # noqa: E402
 from ctx_tui.tokens import count_tokens  # noqa: E402
 
-STRATEGIES = tuple(sys.argv[1:]) or ("summary", "semantic", "truncate", "textrank")
+ALL_STRATEGIES = ("summary", "semantic", "truncate", "textrank")
 RATIOS = (0.5, 0.25)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="Facts each compression strategy keeps, on real windows.")
+    parser.add_argument("strategies", nargs="*", metavar="STRATEGY",
+                        help=f"strategies to run (default: all of {', '.join(ALL_STRATEGIES)})")
+    strategies = tuple(parser.parse_args().strategies) or ALL_STRATEGIES
+    unknown = [s for s in strategies if s not in ALL_STRATEGIES]
+    if unknown:
+        parser.error(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(ALL_STRATEGIES)}")
     default = Config().compression.strategy
     rates: dict[tuple[str, float], list[float]] = {}
     item_rates: dict[tuple[str, float], list[float]] = {}
@@ -43,7 +51,7 @@ def main() -> None:
         print(f"\n== {name}: {original:,} tokens, {len(items)} tracked items")
         for ratio in RATIOS:
             budget = budget_for(original, ratio, None, None)
-            for strategy in STRATEGIES:
+            for strategy in strategies:
                 started = time.perf_counter()
                 if strategy == "textrank":
                     out = textrank(text, budget)
@@ -61,7 +69,7 @@ def main() -> None:
     print(f"\n== mean over windows (default strategy: {default})")
     for ratio in RATIOS:
         base = statistics.mean(rates[("textrank", ratio)]) if ("textrank", ratio) in rates else 0.0
-        for strategy in STRATEGIES:
+        for strategy in strategies:
             mean = statistics.mean(rates[(strategy, ratio)])
             items = statistics.mean(item_rates[(strategy, ratio)])
             print(f"   {ratio:<4} {strategy:<9} in sentences {mean:5.3f}  items {items:5.3f}"
