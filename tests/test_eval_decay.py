@@ -113,7 +113,7 @@ def test_second_tune_set_floor(evaluation) -> None:  # noqa: ANN001
     assert not set(tune2) & {*evaluation.TUNE, *evaluation.REPORT, *evaluation.load(evaluation.FRESH_FILE)}
     assert figures.precision >= 0.95, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["negative"][2] >= 0.97  # 40/41 hard negatives rejected
-    assert figures.by_style["loose"][2] >= 3 / 42
+    assert figures.by_style["loose"][2] >= 5 / 42
 
 
 def test_second_tune_set_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001
@@ -127,4 +127,4 @@ def test_second_tune_set_planted_sessions_floor(evaluation) -> None:  # noqa: AN
             for seed in evaluation.SEEDS
         ]
     tp, fp, fn = (sum(getattr(s, k) for s in figures) for k in ("tp", "fp", "fn"))
-    assert tp / (tp + fp) >= 0.5 and tp / (tp + fn) >= 0.86, [s.wrong for s in figures]
+    assert tp / (tp + fp) >= 0.55 and tp / (tp + fn) >= 0.86, [s.wrong for s in figures]
