@@ -9,9 +9,13 @@ import pickle
 import sys
 import tracemalloc
 
+import orjson
 import pytest
 
-from ctx_tui.transcripts.model import Entry, Kind, key_text, text_key
+from conftest import CLAUDE_COMPACTED, CODEX_REDACTED, fixture
+from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Entry, Format, Kind, key_text, text_key
+from ctx_tui.window import Session
 
 TEXTS = ["", "plain ASCII", "a dash — and an ellipsis …", "emoji 🙂 wide", "x\ud800y (a lone surrogate)", "日本語のテキスト"]
 
@@ -109,3 +113,41 @@ def test_entry_init_matches_the_dataclass() -> None:
     entry = Entry(*values)
     assert [getattr(entry, f.name) for f in dataclasses.fields(Entry)] == values
     assert dataclasses.astuple(Entry(0, Kind.USER, "user", "x", 1, 1)) == (0, Kind.USER, "user", "x", 1, 1, *[p.default for p in params[6:]])
+
+
+@pytest.mark.parametrize("name", ["Bash", "ツール"])
+@pytest.mark.parametrize("tool_input", TOOL_INPUTS[::2] + [{"cmd": "échoué — 🙂"}])
+@pytest.mark.parametrize("parsed", [True, False])
+def test_a_tool_input_kept_in_its_text_reads_back_and_outlives_a_new_text(name: str, tool_input: dict[str, object], parsed: bool) -> None:
+    """A whole ``name {json}`` text holds the input once; setting another text keeps the input."""
+    transcript = Transcript(Format.CLAUDE_CODE)
+    data = orjson.loads(orjson.dumps(tool_input))
+    entry = transcript.add_tool_call(name, data, parsed=parsed)
+    assert type(entry._stored_tool_input) is int  # type: ignore[attr-defined]  # no second copy of the JSON
+    assert entry.tool_input == tool_input and entry.text == f"{name} {orjson.dumps(tool_input).decode()}"
+    assert pickle.loads(pickle.dumps(entry)).tool_input == tool_input and copy.copy(entry).tool_input == tool_input
+    assert dataclasses.replace(entry, text="other").tool_input == tool_input
+    entry.text = "replaced — wholly"
+    assert entry.tool_input == tool_input and entry.text == "replaced — wholly"
+
+
+def test_a_cut_tool_call_text_keeps_its_own_input() -> None:
+    """A text cut to ``TOOL_INPUT_CHARS`` is no longer the input's JSON: the input is stored apart."""
+    transcript = Transcript(Format.CODEX)
+    data = {"command": "y" * (TOOL_INPUT_CHARS - 20)}
+    entry = transcript.add_tool_call("a_long_tool_name_" * 3, data, parsed=True)
+    assert entry.truncated and type(entry._stored_tool_input) is bytes  # type: ignore[attr-defined]
+    assert entry.tool_input == data
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CLAUDE_COMPACTED])
+def test_a_session_holds_one_object_per_tool_name_and_no_input_twice(name: str) -> None:
+    session = Session(fixture(name))
+    session.poll()
+    calls = [e for e in session.entries if e.kind is Kind.TOOL_CALL]
+    assert len({id(e.tool_name) for e in calls}) == len({e.tool_name for e in calls}) < len(calls) / 4
+    whole = [e for e in calls if not e.truncated and e.tool_input]
+    assert whole and all(type(e._stored_tool_input) is int for e in whole)  # type: ignore[attr-defined]
+    assert all(e.tool_input == orjson.loads(e.text[len(e.tool_name or "") + 1 :]) for e in whole)
+    windows = [e.usage.context_window for e in session.entries if e.usage is not None and e.usage.context_window]
+    assert len({id(w) for w in windows}) == len(set(windows))  # a Codex usage shares the window's int

@@ -9,6 +9,7 @@ the rule in docs/transcripts.md#context-usage. ``ctx_tui.window.Session`` turns 
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from ctx_tui.transcripts.model import (
     SessionMeta,
     Usage,
     UsagePoint,
+    keep_tool_input_in_text,
     store_tool_input_json,
 )
 
@@ -206,8 +208,14 @@ class Transcript:
         ``parsed``: ``data`` came from ``orjson.loads`` (of ``json_text`` when
         given), a dict of what JSON holds exactly, so its JSON is stored as the
         entry's input as it is, not parsed back to be checked
-        (:func:`~ctx_tui.transcripts.model.store_tool_input_json`).
+        (:func:`~ctx_tui.transcripts.model.store_tool_input_json`). When the
+        text is whole, that JSON is not stored twice: the input is read from
+        the text's end (:func:`~ctx_tui.transcripts.model.keep_tool_input_in_text`).
         """
+        if type(name) is str:
+            # One object per tool name: a session calls a few tools tens of thousands of times,
+            # and each parsed row gives a new str (2.1 MiB on the 100 MB Codex session).
+            name = sys.intern(name)
         if json_text is not None:
             body = json_text
         else:
@@ -215,20 +223,23 @@ class Transcript:
                 body = orjson.dumps(data).decode()
             except TypeError:  # not for parsed data
                 body, parsed = str(data), False
-        stored = None
+        as_json = False  # the input is stored as ``body``, its JSON
         if len(body) > TOOL_INPUT_CHARS:
             tool_input = bound_tool_input(data)
         elif parsed and data:
-            tool_input = None
-            stored = body.encode()  # exactly sized (orjson.dumps leaves its buffer over-allocated)
+            tool_input, as_json = None, True
         else:
             tool_input = data
         entry = self.add(
             _TOOL_CALL, "assistant", f"{name} {body}", timestamp=timestamp, uuid=uuid, message_id=message_id,
             tool_name=name, tool_input=tool_input, tool_use_id=tool_use_id, is_sidechain=is_sidechain,
         )
-        if stored is not None:
-            store_tool_input_json(entry, stored)
+        # Or the setter stored it as ``orjson.dumps(data)``: ``body`` again.
+        if as_json or (json_text is None and tool_input is data and entry._stored_tool_input is not data):  # type: ignore[attr-defined]  # the slot's alias (model.py)
+            if not entry.truncated:
+                keep_tool_input_in_text(entry, name)  # the text is ``name body``: the input kept once, as its end
+            elif as_json:
+                store_tool_input_json(entry, body.encode())  # exactly sized (orjson.dumps leaves its buffer over-allocated)
         return entry
 
     def start_round(self) -> None:

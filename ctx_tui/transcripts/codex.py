@@ -476,8 +476,9 @@ class CodexReader:
             self._user_message(p, ts)
         elif etype == "task_started":
             window = p.get("model_context_window")
-            if isinstance(window, int) and 0 < window <= MAX_WINDOW:
-                self.t.meta.context_window = window
+            known = self.t.meta.context_window
+            if isinstance(window, int) and 0 < window <= MAX_WINDOW and not (window == known and type(window) is type(known)):
+                self.t.meta.context_window = window  # else the int already held: shared by the usage reports
         elif etype == "context_compacted":
             if not self._compaction_open:
                 self._open_compaction(ts)
@@ -513,7 +514,10 @@ class CodexReader:
         window = info.get("model_context_window")
         t = self.t
         if isinstance(window, int) and 0 < window <= MAX_WINDOW:
-            t.meta.context_window = window
+            if window == (known := t.meta.context_window) and type(window) is type(known):
+                window = known  # the same int object in every usage, not one per report
+            else:
+                t.meta.context_window = window
         else:
             window = None
         if type(total) is int and type(given) is int and type(cached) is int and type(output) is int:

@@ -121,6 +121,13 @@ def _text_get(entry: Entry) -> str:
 
 
 def _text_put(entry: Entry, value: str) -> None:
+    try:
+        held = _TOOL_INPUT_SLOT.__get__(entry, Entry)
+    except AttributeError:  # not set yet (``__setstate__`` sets the fields in order)
+        held = None
+    if type(held) is int:  # the tool input is the old text's end (see below): it keeps its own copy
+        stored = _TEXT_SLOT.__get__(entry, Entry)[held:]
+        _TOOL_INPUT_SLOT.__set__(entry, stored.encode() if type(stored) is str else stored)
     _TEXT_SLOT.__set__(entry, value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value)
 
 
@@ -141,7 +148,11 @@ _TOOL_INPUT_SLOT = Entry.__dict__["tool_input"]
 
 def _tool_input_get(entry: Entry) -> dict[str, Any] | None:
     value = _TOOL_INPUT_SLOT.__get__(entry, Entry)
-    return cast("dict[str, Any]", orjson.loads(value)) if type(value) is bytes else value
+    if type(value) is bytes:
+        return cast("dict[str, Any]", orjson.loads(value))
+    if type(value) is int:  # the stored text from there on (``keep_tool_input_in_text``)
+        return cast("dict[str, Any]", orjson.loads(_TEXT_SLOT.__get__(entry, Entry)[value:]))
+    return cast("dict[str, Any] | None", value)
 
 
 def _tool_input_put(entry: Entry, value: dict[str, Any] | None) -> None:
@@ -181,6 +192,21 @@ def store_tool_input_json(entry: Entry, packed: bytes) -> None:
     over-allocated buffer): reading it gives back an equal dict.
     """
     entry._stored_tool_input = packed  # type: ignore[attr-defined]  # an alias of the slot, set above
+
+
+def keep_tool_input_in_text(entry: Entry, name: str) -> None:
+    """Keep a tool call's input as the end of its text, ``f"{name} {json}"``, instead of a second copy.
+
+    Only for an entry whose whole text (not a preview) is ``name``, a space and
+    the input's JSON as :func:`store_tool_input_json` would store it (or the
+    setter would: ``orjson.dumps`` of an input JSON gives back exactly). The
+    slot then holds where the JSON starts in the stored text (a small int:
+    characters when the text is ASCII, else bytes of its UTF-8), and a read
+    parses it from there. A tool call's input is also in its text; kept once,
+    a 100 MB session holds ~2.9 MiB less (Codex, 35,000 calls).
+    """
+    stored = _TEXT_SLOT.__get__(entry, Entry)
+    entry._stored_tool_input = len(name) + 1 if type(stored) is str else len(name.encode("utf-8", "surrogatepass")) + 1  # type: ignore[attr-defined]  # an alias of the slot, set above
 
 
 def _entry_init(
