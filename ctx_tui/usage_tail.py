@@ -17,11 +17,15 @@ was not one (a sidechain row, say) and the walk goes on, to a candidate at least
 twice as far from the end (so the reads stay linear in what the figure needs). The rows that carry
 session facts (Claude's first ``sessionId``; Codex's last ``session_meta``,
 ``turn_context`` and ``task_started``) are fed to the reader first, so the
-model, window and session id are also those of a whole read. A file too small
-to bother, a whole-JSON-document chat, a file with no usage report near its
-end, or a format without reported usage is read whole: the result is always
-the same as :class:`~ctx_tui.window.Session` gives (tests/test_tail.py checks
-this on every fixture cut at many points).
+model, window and session id are also those of a whole read. A Claude window
+from the model table depends on the session's peak (past 200,000 tokens: 1M),
+so when nothing else decides the window (Claude Code's own report, the config)
+the reports before that point are found in the file's bytes
+(:func:`ctx_tui.usage_peak.claude_peak`). A file too small to bother, a
+whole-JSON-document chat, a file with no usage report near its end, or a
+format without reported usage is read whole: the result is always the same as
+:class:`~ctx_tui.window.Session` gives (tests/test_usage_tail.py checks this
+on every fixture cut at many points).
 
 What it cannot give: whole-session counts (rounds, entries, compactions,
 skipped lines). Read the whole file (``Session``) for those.
@@ -39,8 +43,7 @@ Usage::
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -52,7 +55,8 @@ from ctx_tui.transcripts.follow import BOM
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
 from ctx_tui.transcripts.model import Format, SessionMeta, UsageSource
-from ctx_tui.window import CLAUDE_WINDOW, Session
+from ctx_tui.usage_peak import claude_peak
+from ctx_tui.window import Session
 from ctx_tui.window_state import UsageFigures, WindowSource
 
 if TYPE_CHECKING:
@@ -116,8 +120,8 @@ def read_usage_tail(path: Path, config: Config | None = None, *, positions: bool
     fmt = _format_of(path) if size >= WHOLE_READ_BELOW else None
     marks = _CANDIDATE_MARKS.get(fmt) if fmt is not None else None
     if fmt is not None and marks is not None:
-        peak: int | None = None  # Claude: the largest context reported before the first candidate
         first_turn: dict[str, Any] | None = None
+        searched_first_turn = False
         reach = 0  # a failed candidate at distance d from the end: try again at 2d or more (reads stay linear)
         for start, line in _candidates(path, marks):
             if size - start < reach and not any(mark in line for mark in _BOUNDARY_MARKS):
@@ -127,16 +131,17 @@ def read_usage_tail(path: Path, config: Config | None = None, *, positions: bool
             reach = 2 * (size - start)
             session = Session(path, config)
             if fmt is Format.CLAUDE_CODE:
-                if peak is None:
-                    first_turn = _claude_first_turn(path, start)
-                    peak = _claude_peak(path, start, first_turn)
+                if not searched_first_turn:
+                    first_turn, searched_first_turn = _claude_first_turn(path, start), True
                 lead = [orjson.dumps(first_turn)] if first_turn is not None else []
             else:
                 lead = _codex_meta_rows(path, start)
-            read = session.read_from(fmt, lead, start, prior_peak=peak or 0)
+            read = session.read_from(fmt, lead, start)
             if session.tail_decides():
                 if fmt is Format.CLAUDE_CODE:
                     _claude_facts_before(session.meta, path, start, first_turn)
+                    if session.peak_decides_window():  # a session past 200k runs on a 1M window
+                        session.note_peak(claude_peak(path, start, lead))
                 return _usage(session, positions, read, whole_file=False)
     session = Session(path, config)
     session.poll()
@@ -217,14 +222,11 @@ def _candidates(path: Path, marks: tuple[bytes, ...]) -> Iterator[tuple[int, byt
             yield offset, line
 
 
-def _rows_marked(
-    path: Path, mark: bytes, end: int, backwards: bool, keep: Callable[[bytes, int], bool] | None = None
-) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+def _rows_marked(path: Path, mark: bytes, end: int, backwards: bool) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
     """(offset, line, parsed row) of the whole lines before ``end`` that contain ``mark``; last or first first.
 
     Searches blocks for the mark rather than splitting lines, so crossing a
-    large file costs little more than reading it; ``keep(block, at)`` (the mark
-    at ``block[at]``) can turn a line down before it is parsed.
+    large file costs little more than reading it.
     """
     step = BLOCK * 4
     with open_regular(path) as fh:
@@ -236,9 +238,6 @@ def _rows_marked(
             hits = []
             at = block.find(mark)
             while at >= 0:
-                if keep is not None and not keep(block, at):  # turned down before its line is even looked for
-                    at = block.find(mark, at + len(mark))
-                    continue
                 begin, stop = block.rfind(b"\n", 0, at) + 1, block.find(b"\n", at)
                 if stop < 0:
                     break
@@ -331,42 +330,6 @@ def _claude_facts_before(meta: SessionMeta, path: Path, start: int, first_turn: 
             if getattr(scratch.meta, name) is not None:
                 setattr(meta, name, getattr(scratch.meta, name))
                 break
-
-
-#: A usage object's three context fields (any JSON spacing), looked for just after ``"usage"``.
-_CONTEXT_FIELD = re.compile(rb'"(?:input_tokens|cache_creation_input_tokens|cache_read_input_tokens)"\s*:\s*(\d+)')
-#: How far after ``"usage"`` its fields are looked for.
-_USAGE_SPAN = 2048
-
-
-def _may_exceed(limit: int) -> Callable[[bytes, int], bool]:
-    """A byte test: the usage object at ``block[at]`` may report more than ``limit`` context tokens."""
-
-    def test(block: bytes, at: int) -> bool:
-        end = block.find(b"}", at)  # the three fields come before any nested object closes
-        fields = _CONTEXT_FIELD.finditer(block, at, min(at + _USAGE_SPAN, end if end >= 0 else len(block)))
-        return sum(int(m.group(1)) for m in fields) > limit
-
-    return test
-
-
-def _claude_peak(path: Path, end: int, first_turn: dict[str, Any] | None) -> int:
-    """The largest context a whole read takes as reported, over the file's first ``end`` bytes.
-
-    A Claude session past 200,000 tokens runs with a 1M window (``window_for_model``),
-    so the window depends on the peak of the whole session. Only usage rows whose
-    bytes say more than 200,000 are parsed, each through the Claude reader
-    itself (main chain, not an API error, plausible), into a scratch transcript.
-    """
-    peak = 0
-    for _offset, _line, row in _rows_marked(path, b'"usage"', end, backwards=False, keep=_may_exceed(CLAUDE_WINDOW)):
-        scratch, reader = _claude_scratch(path, first_turn, "")
-        try:
-            reader.feed(row)
-        except (TypeError, ValueError, AttributeError, KeyError):
-            continue
-        peak = max(peak, scratch.peak_usage)
-    return peak
 
 
 def _codex_meta_rows(path: Path, start: int) -> list[bytes]:

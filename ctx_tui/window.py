@@ -239,18 +239,34 @@ class Session:
         """Bytes the last read took from the file."""
         return self._reader.follower.bytes_read
 
-    def read_from(self, fmt: Format, lead: list[bytes], offset: int, *, prior_peak: int = 0) -> int:
+    def read_from(self, fmt: Format, lead: list[bytes], offset: int) -> int:
         """Read only the file's end, from byte ``offset``, after the ``lead`` rows (see ctx_tui.usage_tail).
 
-        ``prior_peak``: the largest context reported before ``offset`` (a Claude
-        window is inferred from the session's peak). Returns the bytes read;
-        :meth:`tail_decides` then says whether they give a whole read's figures.
+        Returns the bytes read; :meth:`tail_decides` then says whether they give
+        a whole read's figures, and :meth:`peak_decides_window` whether the
+        window needs the peak reported before ``offset``.
         """
         read = self._reader.read_from(fmt, lead, offset)
-        t = self._reader.transcript
-        t.peak_usage = max(t.peak_usage, prior_peak)
         self._version += 1
         return read
+
+    def peak_decides_window(self) -> bool:
+        """Whether a larger context reported before the part read could change the window.
+
+        Only a window from the model table depends on the session's peak, and
+        only across CLAUDE_WINDOW and CLAUDE_1M_WINDOW (``table_window``): each
+        window class a larger peak could reach is tried. Claude Code's own
+        report, the config and a window the transcript states do not depend on it.
+        """
+        t = self._reader.transcript
+        peaks = (t.peak_usage, max(t.peak_usage, CLAUDE_1M_WINDOW), max(t.peak_usage, CLAUDE_1M_WINDOW + 1))
+        return len({session_window(t.meta, self.path, self._config, peak) for peak in peaks}) > 1
+
+    def note_peak(self, peak: int) -> None:
+        """Take ``peak``, a context reported before the part read (:meth:`read_from`), into the window's inference."""
+        t = self._reader.transcript
+        t.peak_usage = max(t.peak_usage, peak)
+        self._version += 1
 
     def tail_decides(self) -> bool:
         """Whether a read of the file's end (:meth:`read_from`) gives the figures of a whole read.

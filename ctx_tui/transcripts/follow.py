@@ -33,6 +33,15 @@ BOM = b"\xef\xbb\xbf"
 MAX_LINE = 32 << 20
 
 
+def longest_line() -> int:
+    """The longest line :meth:`Follower.read_lines` yields in one pass, its newline included.
+
+    It holds the ``CHUNK``-byte pieces of a line before the last one, and drops
+    the line once they pass ``MAX_LINE``.
+    """
+    return (MAX_LINE // CHUNK + 1) * CHUNK
+
+
 def _unreadable(exc: OSError) -> str:
     if isinstance(exc, NotRegularFile):
         return str(exc.strerror)

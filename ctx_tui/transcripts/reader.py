@@ -127,12 +127,16 @@ class TranscriptReader:
         Returns the bytes read from the file.
         """
         self.follower.check()
-        self._choose(fmt)
-        self._feed_lines(lead)
+        self.read_lines_as(fmt, lead)
         self.follower.offset = offset
         self._feed_lines(self.follower.read_lines())
         self.transcript.skipped += self.follower.take_overlong()
         return self.follower.bytes_read
+
+    def read_lines_as(self, fmt: Format, lines: Iterable[bytes]) -> None:
+        """Start a transcript of ``fmt`` and feed it ``lines`` (not read from the file) as a read of the file feeds its own."""
+        self._choose(fmt)
+        self._feed_lines(lines)
 
     def _poll_subagents(self) -> bool:
         """Read the session's ``<session>/subagents/agent-*.jsonl`` files as sidechain rows.

@@ -1,0 +1,164 @@
+"""The peak a Claude Code session's window depends on, found in the bytes of its file.
+
+A Claude Code session whose context went past 200,000 tokens runs with a 1M
+window (:func:`ctx_tui.model_windows.table_window`: 1M when the largest context
+reported lies in (CLAUDE_WINDOW, CLAUDE_1M_WINDOW]), so the window of a session
+read from its end (:mod:`ctx_tui.usage_tail`) depends on every usage report
+before that end. A whole read parses every row for it; :func:`claude_peak`
+reads the bytes instead and parses only the rows that may change the window:
+
+* every ``"usage"`` in the file is found with a SIMD substring search
+  (stringzilla). Where it opens an object in the shape Claude Code writes (its
+  three context fields first, in that order, then other keys only, in any JSON
+  spacing), one compiled regular expression reads the three figures: a report
+  whose total is in no higher window class than one already found (200,000 or
+  less, to begin with) cannot change the window, and is skipped unparsed;
+* the line of any other ``"usage"`` (another key order, a float, a nested or
+  a value ``"usage"``), and any line that may spell that key with ``\\u``
+  escapes, is read as a whole read reads it: the reader's ``prepare``, orjson,
+  the row shape, the Claude reader (main chain, no API error, plausible
+  figures) into a scratch transcript;
+* a line a whole read drops as over-long is left out.
+
+The scan stops at the first report past CLAUDE_1M_WINDOW: no other can change
+the window then.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from io import RawIOBase
+from pathlib import Path
+from typing import cast
+
+import stringzilla
+
+from ctx_tui.model_windows import CLAUDE_1M_WINDOW, CLAUDE_WINDOW
+from ctx_tui.storage import open_regular
+from ctx_tui.transcripts.follow import BOM, longest_line
+from ctx_tui.transcripts.model import Format
+from ctx_tui.transcripts.reader import TranscriptReader
+
+#: Bytes read per step (a line longer than this is read whole into a larger buffer).
+BLOCK = 4 << 20
+
+_KEY = b'"usage"'
+#: JSON whitespace within a line.
+_WS = rb"[ \t\r]*"
+#: A string without escapes.
+_STRING = rb'"[^"\\\n]*"'
+#: A value: a number, a string without escapes, a literal, or an object of such values.
+_VALUE = rb"(?:-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|" + _STRING + rb"|true|false|null|\{[^{}\"\n]*(?:" + _STRING + rb"[^{}\"\n]*)*\})"
+_CONTEXT_KEYS = (b"input_tokens", b"cache_creation_input_tokens", b"cache_read_input_tokens")
+
+
+def _field(key: bytes) -> bytes:
+    return _WS + b'"' + key + b'"' + _WS + b":" + _WS + rb"(\d{1,19})" + _WS
+
+
+#: A usage object as Claude Code writes it: the three context fields first, each a whole integer,
+#: then only keys other than those three (so that no later duplicate overrides them) to its end.
+_USAGE = re.compile(
+    _KEY + _WS + b":" + _WS + rb"\{"
+    + b",".join(_field(key) for key in _CONTEXT_KEYS)
+    + rb"(?:," + _WS + rb'(?!"(?:' + b"|".join(_CONTEXT_KEYS) + rb')")' + _STRING + _WS + b":" + _WS + _VALUE + _WS + rb")*\}"
+)
+#: ``\\u00XX`` escapes of the letters of ``usage``: a key that decodes to "usage" without being the bytes ``"usage"``.
+_ESCAPE = b"\\u00"
+_ESCAPED_LETTERS = (b"75", b"73", b"61", b"67", b"65")
+
+
+def _window_class(tokens: int) -> int:
+    """0 up to CLAUDE_WINDOW, 1 up to CLAUDE_1M_WINDOW, 2 past it: what ``table_window`` tells apart."""
+    return (tokens > CLAUDE_WINDOW) + (tokens > CLAUDE_1M_WINDOW)
+
+
+def claude_peak(path: Path, end: int, lead: Sequence[bytes]) -> int:
+    """A context a whole read takes as reported over the file's first ``end`` bytes, in the window class of their peak.
+
+    0 when none passes CLAUDE_WINDOW; else one that does, and one past
+    CLAUDE_1M_WINDOW when any is. ``end`` is a line start; ``lead``: rows the
+    scratch reader is fed before each row it parses (a stand-in for the file's
+    first turn, which decides whether sidechain rows are its main chain).
+    Raises ``OSError`` when the file cannot be read.
+    """
+    best = 0
+    for offset, buf, size in _blocks(path, end):
+        parsed: set[int] = set()  # line starts in this block: each line is parsed at most once
+
+        def parse(at: int) -> bool:
+            """Parse the line around ``buf[at]`` (once); True when its report is past CLAUDE_1M_WINDOW."""
+            nonlocal best
+            start = buf.rfind(b"\n", 0, at) + 1
+            if start in parsed:
+                return False
+            parsed.add(start)
+            line = bytes(buf[start : buf.find(b"\n", at, size)])
+            reported = _reported(path, lead, line.removeprefix(BOM) if offset + start == 0 else line)
+            if _window_class(reported) > _window_class(best):
+                best = reported
+            return best > CLAUDE_1M_WINDOW
+
+        at = stringzilla.find(buf, _KEY, 0, size)
+        while at >= 0:
+            match = _USAGE.match(buf, at, buf.find(b"\n", at, size))
+            shown = None if match is None else int(match[1]) + int(match[2]) + int(match[3])
+            if (shown is None or _window_class(shown) > _window_class(best)) and parse(at):
+                return best
+            at = stringzilla.find(buf, _KEY, at + len(_KEY), size)
+        at = stringzilla.find(buf, _ESCAPE, 0, size)
+        while at >= 0:
+            if bytes(buf[at + 4 : at + 6]) in _ESCAPED_LETTERS and parse(at):
+                return best
+            at = stringzilla.find(buf, _ESCAPE, at + len(_ESCAPE), size)
+    return best
+
+
+def _reported(path: Path, lead: Sequence[bytes], line: bytes) -> int:
+    """The largest context a whole read takes as reported from ``line`` (after ``lead``)."""
+    reader = TranscriptReader(path)
+    reader.read_lines_as(Format.CLAUDE_CODE, [*lead, line])
+    return reader.transcript.peak_usage
+
+
+def _blocks(path: Path, end: int) -> Iterator[tuple[int, bytearray, int]]:
+    """(offset, buffer, size): the file's whole lines before ``end``, ``buffer[:size]`` at a time.
+
+    The buffer is refilled for each step. A line longer than the buffer is
+    read into a larger one, up to the longest line a whole read keeps; a
+    longer line is left out, as a whole read drops it. A file that shrank
+    ends the steps.
+    """
+    buf = bytearray(BLOCK)
+    with open_regular(path, buffering=0) as opened:
+        fh = cast(RawIOBase, opened)  # unbuffered: read straight into the buffer
+        pos = 0
+        while pos < end:
+            fh.seek(pos)
+            wanted = min(len(buf), end - pos)
+            got = fh.readinto(memoryview(buf)[:wanted])
+            size = buf.rfind(b"\n", 0, got) + 1
+            if size:
+                yield pos, buf, size
+                pos += size
+            elif got < wanted:
+                return  # the file shrank: no whole line left
+            elif len(buf) < longest_line():
+                buf.extend(bytes(min(len(buf), longest_line() - len(buf))))
+            else:
+                pos = _after_line(fh, buf, pos + got, end)
+
+
+def _after_line(fh: RawIOBase, buf: bytearray, pos: int, end: int) -> int:
+    """The position after the first newline at or past ``pos`` (``end`` when there is none before it)."""
+    while pos < end:
+        fh.seek(pos)
+        got = fh.readinto(memoryview(buf)[: min(len(buf), end - pos)])
+        if not got:
+            return end
+        cut = buf.find(b"\n", 0, got)
+        if cut >= 0:
+            return pos + cut + 1
+        pos += got
+    return end
