@@ -104,6 +104,11 @@ PREFIX = 1.0
 #: Weight factor of a concept of the lexicon (``concepts.txt``: *Keychain* and *secure storage*
 #: both give ``~secret_store``): weaker evidence than a shared word.
 CONCEPT = 0.8
+#: Weight factor of a concept both sides name only through words that are no everyday English
+#: (*FTZ* / *denormals*, *minimap2* / *aligner*, *Qdrant* / *RAG*): two names of one technical thing
+#: count as a shared word does. Everyday words (*slow* / *latency*, *store* of *vector store*) stay at
+#: :data:`CONCEPT`. Chosen on the second tune split (1.0 to 2.0 tie on pairs there; the word's weight taken).
+JARGON = 1.0
 #: Shared concepts (none of them common) that make evidence without a shared word.
 CONCEPT_EVIDENCE = 2
 #: A *paraphrase* says part of the item in words of its own: it names one of the item's concepts
@@ -1142,11 +1147,20 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
         surface = max(theirs.values())[1]
         used.update(mine)
         weight = _several([(w, src) for src, (w, _) in theirs.items()])
-        total += CONCEPT * _several([(_source_weight(src, idf), src) for src in mine]) * weight
+        factor = JARGON if not any(map(_everyday_source, mine)) and not any(map(_everyday_source, theirs)) else CONCEPT
+        total += factor * _several([(_source_weight(src, idf), src) for src in mine]) * weight
         surfaces.append(surface)
         named = _named_by_kind(profile, sentence, theirs, mine)
         keys.append(" ".join(named or mine))
     return total, surfaces, keys
+
+
+@lru_cache(maxsize=1 << 14)
+def _everyday_source(source: str) -> bool:
+    """Whether a concept's source (a key, or a phrase's keys joined by a space) holds an everyday
+    English word (:func:`~ctx_tui.english.common_keys`); identifiers and numbers are none."""
+    everyday = common_keys(word_key)
+    return any(key in everyday for key in source.split(" "))
 
 
 def _several(weighted: list[tuple[float, str]]) -> float:

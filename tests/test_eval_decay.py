@@ -71,7 +71,7 @@ def test_fresh_split_floor(evaluation) -> None:  # noqa: ANN001
     finally:
         evaluation.prepare(evaluation.load())
     assert len(fresh) >= 8 and len(figures.wrong) < 0.35 * sum(n for n, *_ in figures.by_style.values())
-    assert figures.precision >= 0.95 and figures.f1 >= 0.895, (figures.precision, figures.recall, figures.f1)
+    assert figures.precision >= 0.95 and figures.f1 >= 0.905, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["identifier"][2] >= 0.8  # command lines running the item's tool
     assert figures.by_style["loose"][2] >= 0.5  # 12/24 paraphrases in other words
 
@@ -113,7 +113,7 @@ def test_second_tune_set_floor(evaluation) -> None:  # noqa: ANN001
     assert not set(tune2) & {*evaluation.TUNE, *evaluation.REPORT, *evaluation.load(evaluation.FRESH_FILE)}
     assert figures.precision >= 0.95, (figures.precision, figures.recall, figures.f1)
     assert figures.by_style["negative"][2] >= 0.97  # 40/41 hard negatives rejected
-    assert figures.by_style["loose"][2] >= 5 / 42
+    assert figures.by_style["loose"][2] >= 6 / 42
 
 
 def test_second_tune_set_planted_sessions_floor(evaluation) -> None:  # noqa: ANN001

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ctx_tui import mentions
 from ctx_tui.concepts import concept_entries, parse_concepts, same_words
 from ctx_tui.config import Config
 from ctx_tui.memory.decay import analyze
@@ -105,8 +106,6 @@ def test_other_languages_code_and_odd_text_do_not_break_it() -> None:
 
 def test_many_items_cost_only_the_items_sharing_a_term(monkeypatch) -> None:  # noqa: ANN001
     """10,000 items: a sentence is scored against the items that share one of its terms, not all."""
-    import ctx_tui.mentions as mentions
-
     index = MentionIndex(Vocabulary())
     for n in range(10_000):
         index.add(f"i{n}", f"service{n} must keep endpoint{n} stable")
@@ -214,6 +213,19 @@ def test_a_concept_named_through_several_words_counts_more() -> None:
     # one concept alone is still no mention, however many words name it
     assert mention(item, "the search page is sluggish and laggy on old phones", SESSION) is None
     assert mention(item, "the search results lag, response times are sluggish on the admin page", SESSION) is None
+
+
+def test_two_technical_names_of_one_thing_count_as_a_shared_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A concept both sides name through words that are no everyday English (*pgvector* / *HNSW*)
+    weighs as a shared word; one named through everyday words (*slow* / *latency*) stays weaker."""
+    jargon = ("We store embeddings in pgvector next to the orders table.", "the orders similarity lookup should use the HNSW index now")
+    everyday = ("Keep the app responsive on slow phones.", "the latency on the old phones is bad")
+    found = [mention(item, sentence, SESSION) for item, sentence in (jargon, everyday)]
+    assert found[0] is not None and found[1] is not None
+    monkeypatch.setattr(mentions, "JARGON", mentions.CONCEPT)
+    weaker = [mention(item, sentence, SESSION) for item, sentence in (jargon, everyday)]
+    assert weaker[0] is not None and weaker[0].score < found[0].score
+    assert weaker[1] is not None and weaker[1].score == found[1].score
 
 
 def test_a_web_page_is_not_pagination() -> None:
