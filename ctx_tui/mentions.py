@@ -1508,7 +1508,9 @@ class ScoreBound:
                 mine, theirs = profile.concepts[concept], concepts[concept]
                 if concept != FILE_KIND and (any(_has(src, weights) for src in mine) or any(_has(src, factors) for src in theirs)):
                     continue  # a word both name links them there: no match (see _concept_matches)
-                soft += CONCEPT * math.sqrt(
+                # JARGON where a match could be made of technical words only (at least the factor used)
+                jargon = not all(map(_everyday_source, mine)) and not all(map(_everyday_source, theirs))
+                soft += (max(JARGON, CONCEPT) if jargon else CONCEPT) * math.sqrt(
                     sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in mine])
                     * sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in theirs])
                 )
