@@ -14,7 +14,7 @@ import pytest
 
 from conftest import CLAUDE_COMPACTED, CODEX_REDACTED, fixture
 from ctx_tui.transcripts.builder import Transcript
-from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Entry, Format, Kind, key_text, text_key
+from ctx_tui.transcripts.model import TOOL_INPUT_CHARS, Entry, Format, Kind, Usage, keep_usage_packed, key_text, text_key
 from ctx_tui.window import Session
 
 TEXTS = ["", "plain ASCII", "a dash — and an ellipsis …", "emoji 🙂 wide", "x\ud800y (a lone surrogate)", "日本語のテキスト"]
@@ -149,5 +149,46 @@ def test_a_session_holds_one_object_per_tool_name_and_no_input_twice(name: str) 
     whole = [e for e in calls if not e.truncated and e.tool_input]
     assert whole and all(type(e._stored_tool_input) is int for e in whole)  # type: ignore[attr-defined]
     assert all(e.tool_input == orjson.loads(e.text[len(e.tool_name or "") + 1 :]) for e in whole)
-    windows = [e.usage.context_window for e in session.entries if e.usage is not None and e.usage.context_window]
-    assert len({id(w) for w in windows}) == len(set(windows))  # a Codex usage shares the window's int
+    if session.format is Format.CODEX:  # its usages are packed (no int object of their own)
+        reported = [e for e in session.entries if e.usage is not None]
+        assert reported and all(type(e._stored_usage) is bytes for e in reported)  # type: ignore[attr-defined]
+
+
+def test_a_codex_report_shares_the_window_int() -> None:
+    from ctx_tui.transcripts.codex import CodexReader
+
+    transcript = Transcript(Format.CODEX)
+    reader = CodexReader(transcript)
+    reported = []
+    for total in (1000, 2000, 3000):
+        info = orjson.loads(orjson.dumps({"last_token_usage": {"total_tokens": total, "input_tokens": total - 10, "cached_input_tokens": 5, "output_tokens": 10}, "model_context_window": 258400}))
+        transcript.add(Kind.ASSISTANT, "assistant", f"reply {total}")
+        reader._usage(info)
+        reported.append(transcript.last_usage)
+    assert all(u is not None and u.context_window is transcript.meta.context_window for u in reported)
+    assert [e.usage for e in transcript.entries] == [Usage(t, 10, t - 10, 0, 5, 258400) for t in (1000, 2000, 3000)]
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [Usage(5, 6, 7, 8, 9, 200_000), Usage(5), Usage(2**32 - 1, 0, 0, 0, 0, 1)],
+)
+def test_a_packed_usage_reads_back_as_given(usage: Usage) -> None:
+    entry = _entry("reply")
+    keep_usage_packed(entry, usage)
+    assert type(entry._stored_usage) is bytes  # type: ignore[attr-defined]
+    assert entry.usage == usage and type(entry.usage) is Usage and entry.usage is not entry.usage
+    assert dataclasses.asdict(entry)["usage"] == dataclasses.asdict(usage)
+    assert pickle.loads(pickle.dumps(entry)).usage == usage and dataclasses.replace(entry, seq=2).usage == usage
+    entry.usage = None
+    assert entry.usage is None
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [Usage(True, 1), Usage(5, context_window=0), Usage(2**32), Usage(-1), Usage(5, 6, 7, 8, 9, 2**32), Usage(5, 1.5)],  # type: ignore[arg-type]
+)
+def test_a_usage_that_does_not_pack_is_kept_as_given(usage: Usage) -> None:
+    entry = _entry("reply")
+    keep_usage_packed(entry, usage)
+    assert entry.usage is usage

@@ -50,7 +50,7 @@ from typing import Any
 import orjson
 
 from ctx_tui.transcripts.builder import MAX_WINDOW, USAGE_WINDOWS_CAP, Transcript, content_text
-from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage
+from ctx_tui.transcripts.model import Compaction, Entry, Kind, Usage, keep_usage_packed
 from ctx_tui.transcripts.rows import row_shape_ok
 from ctx_tui.transcripts.tail import codex_context_reading, sealed_chars
 
@@ -535,8 +535,8 @@ class CodexReader:
         # Positional, in Usage's field order (context, output, input, cache creation, cache read, window).
         usage = Usage(total, output, given, 0, cached, window)
         entries = t.entries
-        if entries and entries[-1].usage is None:
-            entries[-1].usage = usage
+        if entries and entries[-1]._stored_usage is None:  # type: ignore[attr-defined]  # ``usage`` as stored (model.py), without its property
+            keep_usage_packed(entries[-1], usage)  # figures never changed once reported
         t.report_usage(usage)
 
     def _open_compaction(self, ts: str | None) -> None:
