@@ -274,10 +274,19 @@ _BRITISH_STEMS = (
 )
 
 
+#: The British stems as one pattern (no two of them start the same word): one match per word
+#: instead of a test per stem.
+_BRITISH_START = re.compile("|".join(re.escape(british) for british, _ in _BRITISH_STEMS))
+_AMERICAN_OF = dict(_BRITISH_STEMS)
+
+
 def american(word: str) -> str:
     """``word`` (lower-case) in American spelling where the stemmer would keep the two apart."""
-    for british, us in _BRITISH_STEMS:
-        if word.startswith(british) and not (us.startswith(british) and word.startswith(us)):  # fulfill is American
+    start = _BRITISH_START.match(word)
+    if start:
+        british = start.group()
+        us = _AMERICAN_OF[british]
+        if not (us.startswith(british) and word.startswith(us)):  # fulfill is American
             return us + word[len(british) :]
     match = _BRITISH_SUFFIX.search(word)
     if match and (word[: match.start()] + match.group(1) + "e") not in _NOT_ISE:
