@@ -141,7 +141,7 @@ def test_a_cut_tool_call_text_keeps_its_own_input() -> None:
 
 
 @pytest.mark.parametrize("name", [CODEX_REDACTED, CLAUDE_COMPACTED])
-def test_a_session_holds_one_object_per_tool_name_and_no_input_twice(name: str) -> None:
+def test_a_session_holds_one_object_per_tool_name_and_call_id_and_no_input_twice(name: str) -> None:
     session = Session(fixture(name))
     session.poll()
     calls = [e for e in session.entries if e.kind is Kind.TOOL_CALL]
@@ -149,7 +149,12 @@ def test_a_session_holds_one_object_per_tool_name_and_no_input_twice(name: str) 
     whole = [e for e in calls if not e.truncated and e.tool_input]
     assert whole and all(type(e._stored_tool_input) is int for e in whole)  # type: ignore[attr-defined]
     assert all(e.tool_input == orjson.loads(e.text[len(e.tool_name or "") + 1 :]) for e in whole)
+    calls_by_id = {e.tool_use_id: e for e in calls if e.tool_use_id}
+    results = [e for e in session.entries if e.kind is Kind.TOOL_RESULT and e.tool_use_id in calls_by_id]
+    assert results and all(e.tool_use_id is calls_by_id[e.tool_use_id].tool_use_id for e in results)  # one id object
+    assert all(e.tool_name == calls_by_id[e.tool_use_id].tool_name for e in results)
     if session.format is Format.CODEX:  # its usages are packed (no int object of their own)
+        assert all(e.uuid is e.tool_use_id for e in results)
         reported = [e for e in session.entries if e.usage is not None]
         assert reported and all(type(e._stored_usage) is bytes for e in reported)  # type: ignore[attr-defined]
 

@@ -122,7 +122,8 @@ class Transcript:
         self.history: list[UsagePoint] = []
         self.ever_reported = False
         self.live_start = 0  # index in ``entries`` where the live window starts
-        self.tool_names: dict[str, str] = {}  # tool_use_id -> tool name
+        #: tool_use_id -> the (last) tool call with that id and a tool name: a result takes its name and id.
+        self.tool_calls: dict[str, Entry] = {}
         #: The first usage reported in the latest window that had one, as
         #: (live_start, entries before the reply, context tokens): what the agent
         #: sends besides the conversation (system prompt, tools) is learned from it.
@@ -170,10 +171,14 @@ class Transcript:
             tokens = (chars + 3) // 4
         else:
             tokens = estimate_tokens(text)
-        if kind is _TOOL_CALL and tool_use_id and tool_name:
-            self.tool_names[tool_use_id] = tool_name
-        elif kind is _TOOL_RESULT and tool_use_id and not tool_name:
-            tool_name = self.tool_names.get(tool_use_id)
+        if kind is _TOOL_RESULT and tool_use_id and (call := self.tool_calls.get(tool_use_id)) is not None:
+            # The call's id, an equal str held once: a session has as many results as calls (Codex,
+            # 100 MB: 35,000 ids of ~80 bytes), and the result's own row gave it a new one.
+            if uuid is tool_use_id:
+                uuid = call.tool_use_id
+            tool_use_id = call.tool_use_id
+            if not tool_name:
+                tool_name = call.tool_name
         # Positional (in Entry's field order): twice as fast as keywords, and this
         # runs once per entry of a 100 MB transcript. test_builder_fills_every_field checks it.
         # ``Entry(...)`` is ``object.__new__`` then ``Entry.__init__``; called as a class, the
@@ -186,6 +191,8 @@ class Transcript:
             in_context and not is_sidechain, chars,
         )
         self.entries.append(entry)
+        if kind is _TOOL_CALL and tool_use_id and tool_name:
+            self.tool_calls[tool_use_id] = entry
         return entry
 
     def add_tool_call(
