@@ -41,7 +41,7 @@ from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.reader import TranscriptReader
 
 #: Bytes read per step (a line longer than this is read whole into a larger buffer).
-BLOCK = 4 << 20
+BLOCK = 1 << 20
 
 _KEY = b'"usage"'
 #: JSON whitespace within a line.
@@ -69,9 +69,10 @@ _ESCAPE = b"\\u00"
 _ESCAPED_LETTERS = (b"75", b"73", b"61", b"67", b"65")
 
 
-def _window_class(tokens: int) -> int:
-    """0 up to CLAUDE_WINDOW, 1 up to CLAUDE_1M_WINDOW, 2 past it: what ``table_window`` tells apart."""
-    return (tokens > CLAUDE_WINDOW) + (tokens > CLAUDE_1M_WINDOW)
+def _ceiling(tokens: int) -> int:
+    """The largest report in the window class of ``tokens`` that ``table_window`` tells apart (up to CLAUDE_WINDOW,
+    up to CLAUDE_1M_WINDOW); a report above it may change the window."""
+    return CLAUDE_WINDOW if tokens <= CLAUDE_WINDOW else CLAUDE_1M_WINDOW
 
 
 def claude_peak(path: Path, end: int, lead: Sequence[bytes]) -> int:
@@ -84,34 +85,34 @@ def claude_peak(path: Path, end: int, lead: Sequence[bytes]) -> int:
     Raises ``OSError`` when the file cannot be read.
     """
     best = 0
+    ceiling = _ceiling(best)
+    find, match = stringzilla.find, _USAGE.match
     for offset, buf, size in _blocks(path, end):
         parsed: set[int] = set()  # line starts in this block: each line is parsed at most once
 
-        def parse(at: int) -> bool:
-            """Parse the line around ``buf[at]`` (once); True when its report is past CLAUDE_1M_WINDOW."""
-            nonlocal best
+        def take(at: int) -> bool:
+            """Parse the line around ``buf[at]`` (once) and keep its report if it raises the class; True past 1M."""
+            nonlocal best, ceiling
             start = buf.rfind(b"\n", 0, at) + 1
-            if start in parsed:
-                return False
-            parsed.add(start)
-            line = bytes(buf[start : buf.find(b"\n", at, size)])
-            reported = _reported(path, lead, line.removeprefix(BOM) if offset + start == 0 else line)
-            if _window_class(reported) > _window_class(best):
-                best = reported
+            if start not in parsed:
+                parsed.add(start)
+                line = bytes(buf[start : buf.find(b"\n", at, size)])
+                reported = _reported(path, lead, line.removeprefix(BOM) if offset + start == 0 else line)
+                if reported > ceiling:
+                    best, ceiling = reported, _ceiling(reported)
             return best > CLAUDE_1M_WINDOW
 
-        at = stringzilla.find(buf, _KEY, 0, size)
+        at = find(buf, _KEY, 0, size)
         while at >= 0:
-            match = _USAGE.match(buf, at, buf.find(b"\n", at, size))
-            shown = None if match is None else int(match[1]) + int(match[2]) + int(match[3])
-            if (shown is None or _window_class(shown) > _window_class(best)) and parse(at):
+            shaped = match(buf, at)  # (it cannot run past the line: nothing it matches is a newline)
+            if (shaped is None or int(shaped[1]) + int(shaped[2]) + int(shaped[3]) > ceiling) and take(at):
                 return best
-            at = stringzilla.find(buf, _KEY, at + len(_KEY), size)
-        at = stringzilla.find(buf, _ESCAPE, 0, size)
+            at = find(buf, _KEY, at + 7, size)  # 7: len(_KEY)
+        at = find(buf, _ESCAPE, 0, size)
         while at >= 0:
-            if bytes(buf[at + 4 : at + 6]) in _ESCAPED_LETTERS and parse(at):
+            if bytes(buf[at + 4 : at + 6]) in _ESCAPED_LETTERS and take(at):
                 return best
-            at = stringzilla.find(buf, _ESCAPE, at + len(_ESCAPE), size)
+            at = find(buf, _ESCAPE, at + 4, size)  # 4: len(_ESCAPE)
     return best
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -19,6 +18,7 @@ from ctx_tui.ui.feed import ReadResult, SessionFeed
 from ctx_tui.ui.messages import Loading, Snapshot, SnapshotReady, SourceProblem, UsageKnown
 from ctx_tui.ui.offthread import reason
 from ctx_tui.ui.safe import clean, clipboard_text
+from ctx_tui.ui.tcss import tcss_path
 from ctx_tui.ui.screens.dashboard import DashboardScreen
 
 if TYPE_CHECKING:  # the config model and the screens of their own load when first used, after the first figure
@@ -39,13 +39,10 @@ CATCH_UP_MS = 500
 IDLE_WAKE_MS = 5000
 
 
-#: The TCSS files of the package ``ctx_tui.styles``: the dashboard's, the flow screens', the picker's and metrics'.
-STYLESHEETS = ("app.tcss", "flows.tcss", "picker.tcss")
-
-
 def stylesheet() -> str:
-    """The app's TCSS, read from the installed package ``ctx_tui.styles``."""
-    return "\n".join((files("ctx_tui.styles") / name).read_text(encoding="utf-8") for name in STYLESHEETS)
+    """The app's TCSS (``app.tcss`` of the installed package ``ctx_tui.styles``); the other screens name their own
+    (ctx_tui.ui.tcss)."""
+    return tcss_path("app.tcss").read_text(encoding="utf-8")
 
 
 class DashboardApp(App[None]):

@@ -35,6 +35,7 @@ from ctx_tui.memory.items import TrackedItem
 from ctx_tui.ui.accounting import compress_scope
 from ctx_tui.ui.offthread import off_thread
 from ctx_tui.ui.safe import literal
+from ctx_tui.ui.tcss import FLOWS, tcss_path
 
 #: Pause after the last change of strategy or budget before compressing again.
 DEBOUNCE_S = 0.25
@@ -71,6 +72,7 @@ def record_use(project: Path, session_id: str, result: CompressionResult, used: 
 
 
 class CompressPreviewScreen(ModalScreen[None]):
+    CSS_PATH = tcss_path(FLOWS)  # read when first shown (ctx_tui.ui.tcss)
     BINDINGS = [
         Binding("ctrl+y", "copy_text", "Copy", id="ctx.compress.copy"),
         Binding("ctrl+s", "save", "Save", id="ctx.compress.save"),

@@ -9,9 +9,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ctx_tui.ui.tcss import FLOWS, tcss_path
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True (``y`` / the yes button) or False (``n`` / Escape / the no button)."""
+
+    CSS_PATH = tcss_path(FLOWS)  # read when first shown (ctx_tui.ui.tcss)
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="ctx.confirm.yes"),

@@ -54,6 +54,7 @@ from ctx_tui.ui.screens.handoff_fields import (
     finding_text,
     shown_findings,
 )
+from ctx_tui.ui.tcss import FLOWS, tcss_path
 
 #: Pause after the last keystroke before the gate runs again.
 GATE_DEBOUNCE_S = 0.3
@@ -85,6 +86,8 @@ class SaveFailed(Message):
 
 class HandoffFormScreen(ModalScreen[Path | None]):
     """Dismisses with the written handoff's path, or None when closed without saving."""
+
+    CSS_PATH = tcss_path(FLOWS)  # read when first shown (ctx_tui.ui.tcss)
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="ctx.handoff.save"),

@@ -25,6 +25,7 @@ from textual_plotext import PlotextPlot
 
 from ctx_tui.metrics import SessionMetrics, audit_rows, session_metrics
 from ctx_tui.ui.safe import literal
+from ctx_tui.ui.tcss import PICKER, tcss_path
 
 if TYPE_CHECKING:
     from ctx_tui.window_state import WindowState
@@ -43,6 +44,7 @@ def _session_id(state: WindowState) -> str:
 
 
 class MetricsScreen(Screen[None]):
+    CSS_PATH = tcss_path(PICKER)  # read when first shown (ctx_tui.ui.tcss)
     BINDINGS: ClassVar = [Binding("escape,q,m", "back", "Back", id="ctx.metrics.back")]
 
     def __init__(self, project: Path, handoff_threshold: float = 0.8) -> None:

@@ -16,6 +16,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ctx_tui.memory.items import ItemType, importance_for
+from ctx_tui.ui.tcss import FLOWS, tcss_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ def type_options() -> list[tuple[str, ItemType]]:
 
 
 class NewItemScreen(ModalScreen[NewItemRequest | None]):
+    CSS_PATH = tcss_path(FLOWS)  # read when first shown (ctx_tui.ui.tcss)
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="ctx.new_item.cancel"),
         Binding("ctrl+s", "submit", "Register", id="ctx.new_item.submit"),

@@ -25,6 +25,7 @@ from ctx_tui.config import Config
 from ctx_tui.retrieve import Hit, enhance_block, search
 from ctx_tui.ui.offthread import off_thread
 from ctx_tui.ui.safe import literal
+from ctx_tui.ui.tcss import FLOWS, tcss_path
 from ctx_tui.window import Session
 
 
@@ -33,6 +34,7 @@ DEBOUNCE_S = 0.3
 
 
 class SearchScreen(ModalScreen[None]):
+    CSS_PATH = tcss_path(FLOWS)  # read when first shown (ctx_tui.ui.tcss)
     BINDINGS = [
         Binding("escape", "close", "Close", id="ctx.search.close"),
         Binding("ctrl+y", "copy_block", "Copy enhance block", id="ctx.search.copy"),

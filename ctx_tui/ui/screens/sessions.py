@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from ctx_tui.catalog import Catalog, SessionInfo, ago, human_size
 from ctx_tui.ui.safe import literal
+from ctx_tui.ui.tcss import PICKER, tcss_path
 
 REFRESH_S = 2.0
 COLUMNS = ("", "active", "agent", "project", "model", "usage", "size")
@@ -55,6 +56,8 @@ class SessionsListed(Message):
 
 class SessionsScreen(Screen["SessionInfo | None"]):
     """Dismisses with the chosen session, or None."""
+
+    CSS_PATH = tcss_path(PICKER)  # read when first shown (ctx_tui.ui.tcss)
 
     BINDINGS: ClassVar = [
         Binding("escape", "back", "Back", id="ctx.sessions.back"),
