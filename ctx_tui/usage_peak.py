@@ -27,21 +27,16 @@ the window then.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from io import RawIOBase
+from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
 
 import stringzilla
 
 from ctx_tui.model_windows import CLAUDE_1M_WINDOW, CLAUDE_WINDOW
-from ctx_tui.storage import open_regular
-from ctx_tui.transcripts.follow import BOM, longest_line
+from ctx_tui.transcripts.blocks import line_blocks
+from ctx_tui.transcripts.follow import BOM
 from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.reader import TranscriptReader
-
-#: Bytes read per step (a line longer than this is read whole into a larger buffer).
-BLOCK = 1 << 20
 
 _KEY = b'"usage"'
 #: JSON whitespace within a line.
@@ -87,13 +82,13 @@ def claude_peak(path: Path, end: int, lead: Sequence[bytes]) -> int:
     best = 0
     ceiling = _ceiling(best)
     find, match = stringzilla.find, _USAGE.match
-    for offset, buf, size in _blocks(path, end):
+    for offset, buf, first, size in line_blocks(path, end):
         parsed: set[int] = set()  # line starts in this block: each line is parsed at most once
 
         def take(at: int) -> bool:
             """Parse the line around ``buf[at]`` (once) and keep its report if it raises the class; True past 1M."""
             nonlocal best, ceiling
-            start = buf.rfind(b"\n", 0, at) + 1
+            start = buf.rfind(b"\n", first, at) + 1 or first
             if start not in parsed:
                 parsed.add(start)
                 line = bytes(buf[start : buf.find(b"\n", at, size)])
@@ -102,13 +97,13 @@ def claude_peak(path: Path, end: int, lead: Sequence[bytes]) -> int:
                     best, ceiling = reported, _ceiling(reported)
             return best > CLAUDE_1M_WINDOW
 
-        at = find(buf, _KEY, 0, size)
+        at = find(buf, _KEY, first, size)
         while at >= 0:
             shaped = match(buf, at)  # (it cannot run past the line: nothing it matches is a newline)
             if (shaped is None or int(shaped[1]) + int(shaped[2]) + int(shaped[3]) > ceiling) and take(at):
                 return best
             at = find(buf, _KEY, at + 7, size)  # 7: len(_KEY)
-        at = find(buf, _ESCAPE, 0, size)
+        at = find(buf, _ESCAPE, first, size)
         while at >= 0:
             if bytes(buf[at + 4 : at + 6]) in _ESCAPED_LETTERS and take(at):
                 return best
@@ -121,45 +116,3 @@ def _reported(path: Path, lead: Sequence[bytes], line: bytes) -> int:
     reader = TranscriptReader(path)
     reader.read_lines_as(Format.CLAUDE_CODE, [*lead, line])
     return reader.transcript.peak_usage
-
-
-def _blocks(path: Path, end: int) -> Iterator[tuple[int, bytearray, int]]:
-    """(offset, buffer, size): the file's whole lines before ``end``, ``buffer[:size]`` at a time.
-
-    The buffer is refilled for each step. A line longer than the buffer is
-    read into a larger one, up to the longest line a whole read keeps; a
-    longer line is left out, as a whole read drops it. A file that shrank
-    ends the steps.
-    """
-    buf = bytearray(BLOCK)
-    with open_regular(path, buffering=0) as opened:
-        fh = cast(RawIOBase, opened)  # unbuffered: read straight into the buffer
-        pos = 0
-        while pos < end:
-            fh.seek(pos)
-            wanted = min(len(buf), end - pos)
-            got = fh.readinto(memoryview(buf)[:wanted])
-            size = buf.rfind(b"\n", 0, got) + 1
-            if size:
-                yield pos, buf, size
-                pos += size
-            elif got < wanted:
-                return  # the file shrank: no whole line left
-            elif len(buf) < longest_line():
-                buf.extend(bytes(min(len(buf), longest_line() - len(buf))))
-            else:
-                pos = _after_line(fh, buf, pos + got, end)
-
-
-def _after_line(fh: RawIOBase, buf: bytearray, pos: int, end: int) -> int:
-    """The position after the first newline at or past ``pos`` (``end`` when there is none before it)."""
-    while pos < end:
-        fh.seek(pos)
-        got = fh.readinto(memoryview(buf)[: min(len(buf), end - pos)])
-        if not got:
-            return end
-        cut = buf.find(b"\n", 0, got)
-        if cut >= 0:
-            return pos + cut + 1
-        pos += got
-    return end

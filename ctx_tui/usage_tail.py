@@ -46,11 +46,13 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import orjson
+import stringzilla
 
 from ctx_tui.storage import open_regular
+from ctx_tui.transcripts.blocks import line_blocks
 from ctx_tui.transcripts.follow import BOM
 from ctx_tui.transcripts.builder import Transcript
 from ctx_tui.transcripts.formats import SPECS, RowReader, detect_row
@@ -225,50 +227,28 @@ def _candidates(path: Path, marks: tuple[bytes, ...]) -> Iterator[tuple[int, byt
 def _rows_marked(path: Path, mark: bytes, end: int, backwards: bool) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
     """(offset, line, parsed row) of the whole lines before ``end`` that contain ``mark``; last or first first.
 
-    Searches blocks for the mark rather than splitting lines, so crossing a
-    large file costs little more than reading it.
+    Searches large buffers for the mark (stringzilla) rather than splitting
+    lines, so crossing a large file costs little more than reading it.
     """
-    step = BLOCK * 4
-    with open_regular(path) as fh:
-        pos = end if backwards else 0
-        while (pos > 0) if backwards else (pos < end):
-            lo, hi = (max(0, pos - step), pos) if backwards else (pos, min(end, pos + step))
-            fh.seek(lo)
-            block = fh.read(hi - lo) + _rest_of_line(fh, end)
-            hits = []
-            at = block.find(mark)
-            while at >= 0:
-                begin, stop = block.rfind(b"\n", 0, at) + 1, block.find(b"\n", at)
-                if stop < 0:
-                    break
-                if begin > 0 or lo == 0:  # a line that starts in an earlier block is read there
-                    hits.append((begin, stop))
-                at = block.find(mark, stop)
-            for begin, stop in reversed(hits) if backwards else hits:
-                line = block[begin:stop].removeprefix(BOM) if lo + begin == 0 else block[begin:stop]
-                try:
-                    row = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    continue
-                if isinstance(row, dict):
-                    yield lo + begin, line, row
-            pos = lo if backwards else hi
-
-
-def _rest_of_line(fh: BinaryIO, end: int) -> bytes:
-    """From the file's position through the next newline, not past ``end``."""
-    got = b""
-    pos = fh.tell()
-    while pos < end:
-        chunk = fh.read(min(BLOCK, end - pos))
-        if not chunk:
-            break
-        cut = chunk.find(b"\n")
-        if cut >= 0:
-            return got + chunk[: cut + 1]
-        got += chunk
-        pos += len(chunk)
-    return got
+    search = stringzilla.rfind if backwards else stringzilla.find
+    for offset, buf, first, stop in line_blocks(path, end, backwards):
+        lo, hi = first, stop
+        while (at := search(buf, mark, lo, hi)) >= 0:
+            begin = buf.rfind(b"\n", first, at) + 1 or first
+            cut = buf.find(b"\n", at, stop)
+            if backwards:
+                hi = begin
+            else:
+                lo = cut + 1
+            line = bytes(buf[begin:cut])
+            if offset + begin == 0:
+                line = line.removeprefix(BOM)
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(row, dict):
+                yield offset + begin, line, row
 
 
 #: Claude session facts a whole read keeps from the last row that states them: (field, bytes its rows contain).

@@ -19,7 +19,7 @@ import pytest
 from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, fixture
 from ctx_tui import usage_peak, usage_tail
 from ctx_tui.config import Config
-from ctx_tui.transcripts import follow
+from ctx_tui.transcripts import blocks, follow
 from ctx_tui.transcripts.follow import BOM, Follower, longest_line
 from ctx_tui.transcripts.model import Format
 from ctx_tui.transcripts.reader import TranscriptReader
@@ -34,7 +34,7 @@ _CONTEXT_FIELD = re.compile(rb'("(?:input_tokens|cache_creation_input_tokens|cac
 @pytest.fixture(autouse=True)
 def _small_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(usage_tail, "WHOLE_READ_BELOW", 0)  # small files take the tail path too
-    monkeypatch.setattr(usage_peak, "BLOCK", 4096)  # many blocks: lines across their edges, buffers that grow
+    monkeypatch.setattr(blocks, "BLOCK", 4096)  # many blocks: lines across their edges, buffers that grow
 
 
 def _window_class(tokens: int) -> int:

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ALL_FIXTURES, fixture
 from ctx_tui import usage_tail as tail
+from ctx_tui.transcripts import blocks
 from ctx_tui.usage_tail import TailUsage, read_usage_tail
 from ctx_tui.window import Session
 
@@ -25,6 +26,7 @@ CUTS = 25
 def _always_tail(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tail, "WHOLE_READ_BELOW", 0)
     monkeypatch.setattr(tail, "BLOCK", 4096)  # many blocks: the walk's block edges are exercised
+    monkeypatch.setattr(blocks, "BLOCK", 4096)  # and the searches' (session facts, Codex meta rows)
 
 
 def _figures(usage: TailUsage) -> tuple:
