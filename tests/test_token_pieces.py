@@ -173,6 +173,33 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
     assert path.is_file()
 
 
+def test_the_first_rank_groups_are_built_in_a_child_process(tmp_path: Path) -> None:
+    """A first start (no groups file) leaves the ranks' reading to a child: tiktoken never loads here (~24 MiB RSS kept)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from ctx_tui import tokens; from ctx_tui.token_pieces import RankGroups; "
+             "groups = tokens._cl100k_ranks(); "
+             "print(isinstance(groups, RankGroups), 'tiktoken.load' in sys.modules, 'hashlib' in sys.modules, groups.get(b'ing'))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout.split() == ["True", "False", "False", str(tokens._cl100k_spec()["mergeable_ranks"][b"ing"])]
+    assert len(list((tmp_path / "ctx-tui").glob("cl100k_base-groups-*.marshal"))) == 1
+
+
+def test_rank_groups_are_built_here_when_no_child_can_run(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+
+    from ctx_tui.token_pieces import RankGroups
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    groups = tokens._cl100k_ranks()
+    assert isinstance(groups, RankGroups)
+    assert groups.get(b"ing") == ranks[b"ing"] and groups.get(b"in") == ranks[b"in"]
+    assert len(list((tmp_path / "ctx-tui").glob("cl100k_base-groups-*.marshal"))) == 1
+
+
 def test_rank_groups_keep_a_bounded_number_decoded(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch) -> None:
     from ctx_tui import token_pieces
     from ctx_tui.token_pieces import RankGroups, rank_groups
