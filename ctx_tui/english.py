@@ -14,8 +14,6 @@ only where a part of a name is all a sentence shares with an item; the everyday 
 
 from __future__ import annotations
 
-import gzip
-import heapq
 import importlib.util
 import os
 from collections.abc import Callable
@@ -65,17 +63,50 @@ def common_keys(key_of: Callable[[str], str]) -> frozenset[str]:
 
 def everyday_words() -> list[str]:
     """The :data:`COMMON_RANK` most frequent English words (those all letters: ties at the last
-    count included), taken from the user's cache when it holds them for these word counts."""
+    count included), taken from the user's cache when it holds them for these word counts.
+
+    Without them there, a child process ranks the words and keeps them (:mod:`ctx_tui.apart`:
+    parsing the 160,000 counts left a dashboard's heap ~7.6 MiB larger for as long as it ran),
+    and this process reads what it kept; where that fails, the words are ranked here."""
     path = _counts_file()
     if path is None:
         return []
     kept_at = os.path.join(usercache.cache_dir(), EVERYDAY_WORDS)
     key = f"{source()}:{COMMON_RANK}"
+    words = _kept(kept_at, key)
+    if words is None:
+        from ctx_tui.apart import built_apart
+
+        if built_apart("ctx_tui.english", "_ranked_and_kept"):
+            words = _kept(kept_at, key)
+    return words if words is not None else _ranked(path, kept_at, key)
+
+
+def _kept(kept_at: str, key: str) -> list[str] | None:
+    """The words kept at ``kept_at`` for the word counts ``key``; None when there are none."""
     kept = usercache.read_json(kept_at)
     if isinstance(kept, dict) and kept.get("source") == key:
         words = kept.get("words")
         if isinstance(words, list) and all(type(w) is str for w in words):
             return words
+    return None
+
+
+def _ranked_and_kept() -> int:
+    """The child of :func:`everyday_words`: 0 when the words are ranked and kept, else 1."""
+    path = _counts_file()
+    if path is None:
+        return 1
+    kept_at = os.path.join(usercache.cache_dir(), EVERYDAY_WORDS)
+    key = f"{source()}:{COMMON_RANK}"
+    return 0 if _ranked(path, kept_at, key) and _kept(kept_at, key) is not None else 1
+
+
+def _ranked(path: Path, kept_at: str, key: str) -> list[str]:
+    """The everyday words ranked from the word counts at ``path``, kept at ``kept_at`` for the next process."""
+    import gzip
+    import heapq
+
     try:
         counts = orjson.loads(gzip.decompress(path.read_bytes()))
     except (OSError, ValueError, EOFError):

@@ -121,17 +121,20 @@ def _cl100k_ranks() -> Ranks | None:
     ``cl100k_base-groups-<size>.marshal`` in :func:`cache_dir` (~2 ms, then
     ~1 ms per 40 new pieces, against ~15 ms for all the ranks). Without that
     file (the first time, or a damaged one) a child process reads all the
-    ranks, groups them and writes the file (:func:`_groups_built_apart`),
-    then this process reads it as any later one does; only when that fails
+    ranks, groups them and writes the file (:func:`ctx_tui.apart.built_apart`:
+    ~24 MiB of heap a dashboard would otherwise keep, for ~0.2 s once per
+    machine), then this process reads it as any later one does; only when that fails
     are they built here (:func:`_built_groups`). Either way the groups are
     kept, not the dict of all ranks (~10 MiB a dashboard would hold for hours).
     """
+    from ctx_tui.apart import built_apart
+
     source = _cl100k_source()
     if source is None:
         return None
     path = cache_dir() / f"{CL100K}-groups-{source.stat().st_size}.marshal"
     groups = _read_groups(path)
-    if groups is None and _groups_built_apart():
+    if groups is None and built_apart("ctx_tui.tokens", "_built_groups_only"):
         groups = _read_groups(path)
     return groups if groups is not None else _built_groups(path)
 
@@ -150,30 +153,8 @@ def _read_groups(path: Path) -> Ranks | None:
     return None
 
 
-def _groups_built_apart() -> bool:
-    """Write the rank groups file from a child process; True when it says it did.
-
-    Reading the 100k ranks imports tiktoken and hashlib and makes ~100k
-    bytes objects and 17k dicts: ~24 MiB of RSS a process keeps after they
-    are freed (returning the heap to the system recovers ~5 MiB), which a
-    dashboard would hold for hours on its first start. The child costs
-    ~0.2 s once per machine.
-    """
-    import subprocess
-    import sys
-
-    root = str(Path(__file__).resolve().parent.parent)  # the folder ctx_tui is imported from
-    code = f"import sys; sys.path.insert(0, {root!r}); from ctx_tui import tokens; sys.exit(tokens._built_groups_only())"
-    try:
-        done = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
 def _built_groups_only() -> int:
-    """The child of :func:`_groups_built_apart`: 0 when the rank groups file is written, else 1."""
+    """The child of :func:`_cl100k_ranks`: 0 when the rank groups file is written, else 1."""
     source = _cl100k_source()
     if source is None:
         return 1
