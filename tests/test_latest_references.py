@@ -303,3 +303,17 @@ def test_the_scan_cache_keeps_what_each_text_states(tmp_path: Path, monkeypatch:
 def _timeless(extractions: tuple[object, ...]) -> list[tuple[object, ...]]:
     """Extractions but for when their items were made."""
     return [(x.item.model_dump(exclude={"created_at"}), x.seq, x.rationale, x.affects_files) for x in extractions]  # type: ignore[attr-defined]
+
+
+def test_equal_sentences_and_matched_terms_are_held_once() -> None:
+    """A session repeats its sentences: each reference to one holds the same objects (what it shows is unchanged)."""
+    session = _session(ALL_FIXTURES[0])
+    items = _cut_items(session, 40)
+    state = session.state()
+    threshold = Config().decay.reference_threshold
+    twice = list(session.entries) * 2  # every sentence said again
+    for found in (occurrences(items, twice, threshold), latest_occurrences(items, twice, 0, state.rounds, threshold, 1 << 20)):
+        refs = [ref for refs in found.values() for ref in refs]
+        assert len(refs) > len({ref.sentence for ref in refs})  # repeats to share
+        assert len({id(ref.sentence) for ref in refs}) == len({ref.sentence for ref in refs})
+        assert len({id(ref.matched) for ref in refs}) == len({ref.matched for ref in refs})

@@ -57,6 +57,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import add
+from typing import Any
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
 from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
@@ -660,6 +661,7 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
     states = {item.id: _Item(item, current_round, keep) for item in items}
     open_: dict[str, _Item] = dict(states)
     checked: tuple[int, bool] | None = None  # the round and live side last checked, unless hits came since
+    distinct: dict[object, Any] = {}  # one object per distinct sentence and matched tuple (see _reference)
     for unit in reversed(scan.units):
         entry = unit.entry
         where = (entry.round, entry.seq >= live_from)
@@ -686,7 +688,7 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
             checked = None
         for key, hit in hits.items():
             state = open_[key]
-            state.found.append(_reference(entry, hit))
+            state.found.append(_reference(entry, hit, distinct))
             if entry.round >= state.floor and entry.round > state.entered:
                 state.rounds.add(entry.round)
             if entry.seq >= live_from:

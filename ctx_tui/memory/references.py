@@ -100,10 +100,18 @@ class _Scan:
     found: dict[str, list[Reference]] = field(default_factory=dict)
     #: the latest turn's role and what it mentioned (for follow-ups)
     last_turn: tuple[str, dict[str, Mention]] = ("", {})
+    #: one object per distinct evidence sentence and matched tuple (see :func:`_reference`)
+    shared: dict[object, Any] = field(default_factory=dict)
 
 
-def _reference(entry: Entry, hit: Mention) -> Reference:
-    return Reference(entry.seq, entry.round, entry.role, entry.kind.value, hit.sentence, hit.matched, hit.score, hit.followup)
+def _reference(entry: Entry, hit: Mention, shared: dict[object, Any]) -> Reference:
+    """``hit`` in ``entry`` as a :class:`Reference`, its sentence and matched terms the equal ones
+    already held when there are: each mention makes new ones, and a session repeats its
+    sentences (the Claude session grown to 100 MB: 11,774 references, 226 distinct sentences,
+    191 distinct matched tuples, ~1.9 MiB held as copies)."""
+    sentence = shared.setdefault(hit.sentence, hit.sentence)
+    matched = shared.setdefault(hit.matched, hit.matched)
+    return Reference(entry.seq, entry.round, entry.role, entry.kind.value, sentence, matched, hit.score, hit.followup)
 
 
 def _scan(scan: _Scan, index: MentionIndex, entries: Sequence[Entry], learn: bool) -> None:
@@ -122,7 +130,7 @@ def _scan(scan: _Scan, index: MentionIndex, entries: Sequence[Entry], learn: boo
                 if key not in hits or hit.score > hits[key].score:
                     hits[key] = hit
         for key, hit in hits.items():
-            scan.found.setdefault(key, []).append(_reference(entry, hit))
+            scan.found.setdefault(key, []).append(_reference(entry, hit, scan.shared))
         if entry.kind in _TURNS:
             last_role, last_found = entry.role, hits
     if learn:
