@@ -1,6 +1,6 @@
 """Context window sizes by model: the table used when neither Claude Code, the config nor the transcript says.
 
-Kept apart from :mod:`ctx_tui.window` (which needs the pydantic config) so that
+Kept apart from :mod:`ctx_tui.window` (which needs the config and the readers) so that
 ``ctx-tui statusline`` and the session picker size a window by the same rule
 as ``stats`` without importing more than this module.
 """

@@ -57,7 +57,7 @@ def project_config_path(project: Path) -> Path:
 def config_files(project: Path) -> list[Path]:
     """The config files that exist for ``project``, user file first (nothing is read).
 
-    Lets a caller that only needs the defaults skip loading the config (pydantic
-    and PyYAML) when there is no file to load.
+    Lets a caller that only needs the defaults skip importing the config module
+    (and ``dataclasses``, which loads ``inspect``) when there is no file to load.
     """
     return [path for path in (user_config_path(), project_config_path(project)) if os.path.lexists(path)]

@@ -171,7 +171,7 @@ class Session:
 
     @property
     def config(self) -> Config:
-        """The config given, else the defaults (built on first use: pydantic costs ~0.1 s to load)."""
+        """The config given, else the defaults (built on first use)."""
         if self._config is None:
             from ctx_tui.config import Config
 

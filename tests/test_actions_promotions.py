@@ -14,6 +14,7 @@ from ctx_tui import audit
 from ctx_tui.actions import promotions
 from ctx_tui.actions.promotions import provenance_comment
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.memory_md import read_memory
 from ctx_tui.memory.session_store import load_session_memory
@@ -151,7 +152,7 @@ def test_reject_prevents_re_proposal(project: Path) -> None:
 
     assert cli(project, *_sid("reject", "goal")).returncode == 0
     memory_path = project / "MEMORY.md"
-    config = Config.model_validate({"sync": {"auto_promote": True}})
+    config = validate_config({"sync": {"auto_promote": True}})
     assert promotions.auto_propose(project, SESSION_ID, config, memory_path) == []
     assert [p.item_id for p in promotions.pending(project, SESSION_ID)] == ["cfg"]
     again = promotions.propose(project, SESSION_ID, ["goal"], memory_path)
@@ -230,7 +231,7 @@ def test_changed_meanwhile_is_reported(project: Path) -> None:
 def test_auto_propose_is_off_by_default(project: Path) -> None:
     register(project, "goal", "goal", "Ship it")
     assert promotions.auto_propose(project, SESSION_ID, Config(), project / "MEMORY.md") == []
-    config = Config.model_validate({"sync": {"auto_promote": True, "promotion_threshold": "low"}})
+    config = validate_config({"sync": {"auto_promote": True, "promotion_threshold": "low"}})
     register(project, "note", "note", "The staging host is staging-2")
     proposed = promotions.auto_propose(project, SESSION_ID, config, project / "MEMORY.md")
     assert sorted(p.item_id for p in proposed) == ["goal", "note"]

@@ -5,6 +5,7 @@ import pytest
 from ctx_tui.compress import compress_text
 from ctx_tui.compress.facts import stated_type
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 
 #: A long rule with few key facts: without preservation, cheaper fact-rich sentences beat it.
 RULE = ("Never push anything to the main branch without a careful review from at least one other person "
@@ -16,7 +17,7 @@ TEXT = "\n\n".join(
 
 
 def _config(*types: str) -> Config:
-    return Config.model_validate({"compression": {"preserve_types": list(types)}})
+    return validate_config({"compression": {"preserve_types": list(types)}})
 
 
 @pytest.mark.parametrize("strategy", ["summary", "semantic"])

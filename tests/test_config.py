@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
 from ctx_tui.cli import main
-from ctx_tui.config import Config, ConfigError, effective_values, load_config, project_config_path, user_config_path
+from ctx_tui.config import (
+    Config,
+    ConfigError,
+    PositionConfig,
+    WindowConfig,
+    effective_values,
+    load_config,
+    project_config_path,
+    user_config_path,
+)
+from ctx_tui.config_file import validate_config
 
 
 def _write(path: Path, text: str) -> Path:
@@ -105,7 +118,7 @@ def test_empty_file_is_all_defaults(tmp_path: Path) -> None:
 
 
 def test_memory_path_resolution(tmp_path: Path) -> None:
-    c = Config.model_validate({"paths": {"memory_file": "~/notes/MEMORY.md", "handoff_dir": "hand"}})
+    c = validate_config({"paths": {"memory_file": "~/notes/MEMORY.md", "handoff_dir": "hand"}})
     assert c.paths.memory_path(tmp_path) == Path.home() / "notes" / "MEMORY.md"
     assert c.paths.handoff_path(tmp_path) == tmp_path / "hand"
 
@@ -133,8 +146,8 @@ def test_documented_config_is_the_default() -> None:
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "memory.md").read_text()
     block = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
-    assert Config.model_validate(yaml.safe_load(block)) == Config()
-    assert set(yaml.safe_load(block)) == set(Config.model_fields)
+    assert validate_config(yaml.safe_load(block)) == Config()
+    assert set(yaml.safe_load(block)) == {f.name for f in fields(Config)}
 
 
 def test_hostile_keys_and_values_are_quoted_inert(tmp_path: Path) -> None:
@@ -146,3 +159,53 @@ def test_hostile_keys_and_values_are_quoted_inert(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(tmp_path)
     assert len(str(info.value)) < 300
+
+
+#: Loads the config of the project in the working directory in this fresh process and prints
+#: the effective values and which of the validation libraries it imported, as one JSON object.
+DEFAULTS_PROBE = """
+import json, sys
+from pathlib import Path
+from ctx_tui.config import Config, effective_values, load_config
+loaded = load_config(Path.cwd())
+assert loaded.config == Config()
+print(json.dumps({"values": effective_values(loaded),
+                  "loaded": sorted({m.split(".")[0] for m in sys.modules} & {"pydantic", "yaml", "annotated_types"})}))
+"""
+
+
+CONFIG_COMMAND = "import sys; from ctx_tui.cli import main; sys.exit(main(['config', *sys.argv[1:]]))"
+
+
+def _fresh(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(project / "home"), "XDG_CONFIG_HOME": str(project / "xdg")}
+    return subprocess.run([sys.executable, *args], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_defaults_load_without_pydantic_or_yaml(tmp_path: Path) -> None:
+    """No config file (the usual case): the defaults are plain dataclasses, nothing to validate."""
+    done = _fresh(tmp_path, "-c", DEFAULTS_PROBE)
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["loaded"] == []
+    assert {key: value for key, value, _ in run["values"]}["position.danger_zone"] == [0.3, 0.7]
+    # A file is validated by pydantic, and still refuses a bad value or an unknown key, naming both.
+    project = _write(project_config_path(tmp_path), "retrieval:\n  top_k: 0\n")
+    done = _fresh(tmp_path, "-c", CONFIG_COMMAND)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{project}: key 'retrieval.top_k': Input should be greater than or equal to 1 (got 0)" in done.stderr
+    _write(project, "retrieval:\n  top_k: 3\n  bottom_k: 1\n")
+    done = _fresh(tmp_path, "-c", CONFIG_COMMAND)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "key 'retrieval.bottom_k': unknown key; allowed here: enhance_position, relevance_threshold, top_k" in done.stderr
+    _write(project, "retrieval:\n  top_k: 3\n")
+    done = _fresh(tmp_path, "-c", CONFIG_COMMAND, "--json")
+    assert json.loads(done.stdout)["values"]["retrieval.top_k"] == {"value": 3, "source": str(project)}
+
+
+def test_a_sections_own_check_names_its_key_in_code_too() -> None:
+    with pytest.raises(ValueError, match="0 <= start < end <= 1"):
+        PositionConfig(danger_zone=(0.8, 0.2))
+    with pytest.raises(ValueError, match="positive"):
+        WindowConfig(sizes={"m": 0})
+    assert replace(Config().window, sizes={"m": 5}).sizes == {"m": 5}

@@ -8,6 +8,7 @@ from typing import Any
 
 from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, CODEX_FULL, fixture
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.handoff.gate import check_handoff
 from ctx_tui.handoff.prefill import matching_contracts, prefill_from_session, prefill_handoff
 from ctx_tui.memory.session_store import Decision, Note, session_memory_path, update_session_memory
@@ -43,7 +44,7 @@ class Log:
 def _draft(log: Log, contracts: list[str] | None = None) -> dict[str, Any]:
     """The draft prefill makes of ``log`` for a session run in ROOT (no session memory)."""
     meta = SessionMeta(format=Format.CLAUDE_CODE, cwd=str(ROOT))
-    config = Config.model_validate({"handoff": {"contracts": contracts or []}})
+    config = validate_config({"handoff": {"contracts": contracts or []}})
     return prefill_handoff(log.entries, meta, None, ROOT, config).draft
 
 
@@ -158,7 +159,7 @@ def test_prefill_uses_session_memory(tmp_path: Path) -> None:
         memory.progress.append(Note(text="offset tracking done"))
 
     update_session_memory(tmp_path, "s-1", fill)
-    config = Config.model_validate({"handoff": {"agent_role": "backend"}})
+    config = validate_config({"handoff": {"agent_role": "backend"}})
     now = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
     result = prefill_handoff(log.entries, _meta(cwd=str(tmp_path)), None, tmp_path, config, now=now)
     draft = result.draft
@@ -207,7 +208,7 @@ def _prefill(name: str, tmp_path: Path, config: Config | None = None) -> dict[st
 
 
 def test_real_claude_compacted_session(tmp_path: Path) -> None:
-    config = Config.model_validate({"handoff": {"contracts": ["src/**/session-store.ts"]}})
+    config = validate_config({"handoff": {"contracts": ["src/**/session-store.ts"]}})
     draft = _prefill(CLAUDE_COMPACTED, tmp_path, config)
     assert draft["session_id"].startswith("624a4a58")
     assert draft["files_created"] == ["CONVERSATION-INCREMENTAL-TRACKING-DESIGN.md", "UNIFIED-TRACKING-DESIGN.md"]
@@ -236,7 +237,7 @@ def test_real_claude_short_session(tmp_path: Path) -> None:
 
 
 def test_real_codex_session(tmp_path: Path) -> None:
-    config = Config.model_validate({"handoff": {"contracts": ["docs/*.md"]}})
+    config = validate_config({"handoff": {"contracts": ["docs/*.md"]}})
     draft = _prefill(CODEX_FULL, tmp_path, config)
     assert draft["files_modified"] == [
         "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts",

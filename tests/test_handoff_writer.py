@@ -12,6 +12,7 @@ import pytest
 
 from ctx_tui.audit import read_events
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.errors import CtxError
 from ctx_tui.handoff.resume import latest_handoff, list_handoffs, resume_prompt
 from ctx_tui.handoff.schema import read_handoff
@@ -107,7 +108,7 @@ def test_force_records_findings_in_the_file_and_the_audit(tmp_path: Path) -> Non
 
 
 def test_configured_folder_and_audit_of_a_good_handoff(tmp_path: Path) -> None:
-    config = Config.model_validate({"paths": {"handoff_dir": "notes/handoffs"}})
+    config = validate_config({"paths": {"handoff_dir": "notes/handoffs"}})
     written = write_handoff(tmp_path, make(), config, now=NOW)
     assert written.path.parent == tmp_path / "notes" / "handoffs"
     (event,) = [e for e in read_events(tmp_path) if e["action"] == "handoff.written"]
@@ -141,7 +142,7 @@ def test_list_latest_and_resume_prompt(tmp_path: Path) -> None:
 
 def test_a_folder_that_cannot_be_made_is_one_clear_error(tmp_path: Path) -> None:
     (tmp_path / "blocked").write_text("a file where the folder should be", encoding="utf-8")
-    config = Config.model_validate({"paths": {"handoff_dir": "blocked/handoffs"}})
+    config = validate_config({"paths": {"handoff_dir": "blocked/handoffs"}})
     with pytest.raises(CtxError, match="cannot create the handoff folder"):
         write_handoff(tmp_path, make(), config, now=NOW)
     assert (tmp_path / "blocked").read_text(encoding="utf-8") == "a file where the folder should be"

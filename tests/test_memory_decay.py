@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.memory.decay import ATTENTION_FLOOR, analyze, attention, risk_score, threshold_for
 from ctx_tui.memory.items import Importance, TrackedItem
 from ctx_tui.mentions import Vocabulary, mention, stem, term_keys
@@ -164,10 +165,10 @@ def test_planted_items_at_the_last_round(session: Session) -> None:
 
 
 def test_thresholds_come_from_config(session: Session) -> None:
-    config = Config.model_validate({"decay": {"threshold_rounds": 30, "high_importance_threshold": 15}})
+    config = validate_config({"decay": {"threshold_rounds": 30, "high_importance_threshold": 15}})
     statuses = {s.item.id: s for s in analyze(planted_items(), session.entries, session.state().live, ROUNDS, config)}
     assert not statuses["feishu"].decayed and not statuses["k8s"].decayed
-    off = Config.model_validate({"decay": {"enabled": False}})
+    off = validate_config({"decay": {"enabled": False}})
     assert not any(s.decayed for s in analyze(planted_items(), session.entries, session.state().live, ROUNDS, off))
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from ctx_tui.audit import read_events
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.registry import dismiss_item, register_item
@@ -167,7 +168,7 @@ def test_memory_file_from_config(tmp_path: Path, session: Session) -> None:
     notes = tmp_path / "notes" / "MEM.md"
     notes.parent.mkdir()
     notes.write_text("## Facts\n- one\n")
-    config = Config.model_validate({"paths": {"memory_file": "notes/MEM.md"}})
+    config = validate_config({"paths": {"memory_file": "notes/MEM.md"}})
     tiers = {t.name: t for t in build_memory_view(tmp_path, session, config).tiers}
     assert tiers["long-term"].location == str(notes) and tiers["long-term"].count == 1
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,7 @@ def test_threshold_top_k_and_misses_are_counted(tmp_path: Path) -> None:
     config = Config()
     assert search(project, "zebra quantum", config=config) == []
     assert len(search(project, "the uploader", top_k=1, config=config)) == 1
-    config.retrieval.relevance_threshold = 1000.0
+    config = replace(config, retrieval=replace(config.retrieval, relevance_threshold=1000.0))
     assert search(project, "orjson", config=config) == []
     events = [e for e in read_events(project) if e["action"] == "retrieve.searched"]
     assert [e["details"]["hits"] for e in events] == [0, 1, 0]

@@ -19,6 +19,7 @@ import pytest
 from conftest import CLAUDE_COMPACTED, CLAUDE_SHORT, CLAUDE_SIDECHAIN, fixture
 from ctx_tui import usage_peak, usage_tail
 from ctx_tui.config import Config
+from ctx_tui.config_file import validate_config
 from ctx_tui.transcripts import blocks, follow
 from ctx_tui.transcripts.follow import BOM, Follower, longest_line
 from ctx_tui.transcripts.model import Format
@@ -230,7 +231,7 @@ def test_the_peak_is_not_searched_when_the_window_does_not_depend_on_it(tmp_path
 
     path = tmp_path / "s.jsonl"
     _session(path, [_line(_row(100, PAST_200K))])
-    config = Config.model_validate({"window": {"sizes": {"claude-sonnet-4-5": 400_000}}})
+    config = validate_config({"window": {"sizes": {"claude-sonnet-4-5": 400_000}}})
     monkeypatch.setattr(usage_tail, "claude_peak", refuse)
     assert read_usage_tail(path, config).context_window == _whole(path, config)[1] == 400_000
     path.write_bytes(path.read_bytes().replace(b"claude-sonnet-4-5", b"claude-sonnet-4-5[1m]"))

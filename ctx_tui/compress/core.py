@@ -33,7 +33,7 @@ from ctx_tui.errors import CtxError
 from ctx_tui.kinds import PRESERVED_BY_DEFAULT
 from ctx_tui.tokens import count_tokens
 
-if TYPE_CHECKING:  # the config model (pydantic) is built only where a caller gives one or a default is asked for
+if TYPE_CHECKING:  # the config module loads only where a caller gives one or a default is asked for
     from ctx_tui.config import Config
 
 STRATEGIES = ("summary", "truncate", "semantic")

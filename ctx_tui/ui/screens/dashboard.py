@@ -267,7 +267,7 @@ class DashboardScreen(Screen[None]):
 
     def save_ui_choice(self, title: str) -> None:
         """Keep the theme and the layout in the user config (``ui``) for the next run."""
-        from ctx_tui.config import save_user_section
+        from ctx_tui.config_file import save_user_section
 
         values = {"theme": self.app.theme, "layout": self.layout_choice}
         self.run_core(title, lambda: save_user_section("ui", values),
