@@ -190,13 +190,17 @@ _GROUPS_FORMAT = "ctx-tui cl100k rank groups 1"
 @lru_cache(maxsize=None)
 def _encoding(name: str) -> Any | None:
     """The tiktoken encoding ``name`` loaded without network, or None."""
+    if name == O200K and not _o200k_cached():
+        # Asked for every text of a Codex session (gpt-*): without o200k in tiktoken's cache the
+        # answer is None, and importing tiktoken for it would cost the dashboard ~1.5 MiB.
+        return None
     try:
         import tiktoken
     except ImportError:
         return None
     try:
         if name == O200K:
-            return tiktoken.get_encoding(O200K) if _o200k_cached() else None
+            return tiktoken.get_encoding(O200K)
         encoding = tiktoken.Encoding(**_cl100k_spec())
     except Exception:  # a broken install or a missing file: fall back, never download
         return None

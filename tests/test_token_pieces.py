@@ -187,6 +187,18 @@ def test_the_first_rank_groups_are_built_in_a_child_process(tmp_path: Path) -> N
     assert len(list((tmp_path / "ctx-tui").glob("cl100k_base-groups-*.marshal"))) == 1
 
 
+def test_a_gpt_model_without_o200k_cached_does_not_import_tiktoken(tmp_path: Path) -> None:
+    """A Codex session's texts counted by pieces: tiktoken is not imported to learn that o200k is not cached."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from ctx_tui import tokens; tokens.count_by_pieces(); "
+             "print(tokens.count_tokens('the reader keeps offsets', 'gpt-5.1-codex'), 'tiktoken' in sys.modules)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken")}
+    got = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert got.stdout.split() == ["4", "False"]
+
+
 def test_rank_groups_are_built_here_when_no_child_can_run(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import sys
 
