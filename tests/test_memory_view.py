@@ -164,6 +164,22 @@ def test_short_term_totals_equal_a_fresh_sum_under_random_counting() -> None:
             assert totals.of(entries, live_start, compactions) == (len(main), sum(e.tokens for e in main))  # type: ignore[arg-type]
 
 
+def test_short_term_totals_keep_runs_not_one_slot_per_uncounted_entry() -> None:
+    """A long session read at once: every entry before the live window is an estimate, held as one run."""
+    from types import SimpleNamespace
+
+    from ctx_tui.memory.tiers import _Totals
+
+    entries = [SimpleNamespace(tokens=i % 7, tokens_counted=i >= 9_000, is_sidechain=i % 10 == 3) for i in range(10_000)]
+    totals = _Totals()
+    main = [e for e in entries if not e.is_sidechain]
+    assert totals.of(entries, 9_000, 1) == (len(main), sum(e.tokens for e in main))  # type: ignore[arg-type]
+    assert (list(totals.starts), list(totals.ends)) == ([0], [9_000])
+    entries.extend(SimpleNamespace(tokens=5, tokens_counted=False, is_sidechain=False) for _ in range(3))
+    assert totals.of(entries, 9_000, 1) == (len(main) + 3, sum(e.tokens for e in main) + 15)  # type: ignore[arg-type]
+    assert (list(totals.starts), list(totals.ends)) == ([0, 10_000], [9_000, 10_003])
+
+
 def test_memory_file_from_config(tmp_path: Path, session: Session) -> None:
     notes = tmp_path / "notes" / "MEM.md"
     notes.parent.mkdir()

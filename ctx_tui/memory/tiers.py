@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -124,8 +124,15 @@ class _Totals:
     Summing every entry on every poll cost ~5 ms of each append on a 100 MB session. An
     entry's tokens change once at most, when ``ctx_tui.window`` counts it (an estimate
     before): as it joins the live window, or, for the entries before the last compaction,
-    when a compaction happens. So each entry is summed once, and an uncounted one is looked
-    at again while it is in the live window, or all of them after a new compaction.
+    when a compaction happens. So each entry is summed once, and the runs of entries still
+    uncounted are summed again when they reach into the live window, or all of them after a
+    new compaction.
+
+    Runs, not one index per entry: most entries of a long session stay estimates (all
+    before the live window), and an index and a token sum for each (124k entries on a
+    100 MB Codex session) took 2 MiB, plus ~3 MiB of heap freed while those arrays grew
+    and kept by the process. The totals hold ``tokens`` = the tokens of the main-chain
+    entries outside every run (counted: they never change again) + ``sums``.
     """
 
     def __init__(self) -> None:
@@ -136,11 +143,9 @@ class _Totals:
         self.entries = entries
         self.read = self.count = self.tokens = 0
         self.compactions = 0
-        # The uncounted entries' indexes (ascending) and the tokens summed for each. Arrays, not
-        # a dict: most entries of a long session stay estimates (those before the live window),
-        # and a dict of 124k ints held ~9 MiB of a 100 MB Codex session's dashboard (arrays: 2).
-        self.uncounted = array("q")
-        self.summed = array("q")
+        # Run k is entries[starts[k]:ends[k]] (ascending, disjoint); its main-chain entries'
+        # tokens summed to sums[k] when it was last looked at.
+        self.starts, self.ends, self.sums = array("q"), array("q"), array("q")
 
     def of(self, entries: Sequence[Entry], live_start: int, compactions: int) -> tuple[int, int]:
         with self.lock:
@@ -148,29 +153,78 @@ class _Totals:
                 self._reset(entries)  # another session, or its list was replaced
             if compactions != self.compactions:
                 self.compactions = compactions
-                start = 0
+                first, live_start = 0, 0
             else:
-                start = bisect_left(self.uncounted, live_start)
-            still, summed = array("q"), array("q")
-            for index, before in zip(self.uncounted[start:], self.summed[start:]):
-                entry = entries[index]
-                self.tokens += entry.tokens - before
-                if not entry.tokens_counted:
-                    still.append(index)
-                    summed.append(entry.tokens)
-            del self.uncounted[start:], self.summed[start:]
-            self.uncounted.extend(still)
-            self.summed.extend(summed)
-            for index in range(self.read, len(entries)):
-                entry = entries[index]
-                if not entry.is_sidechain:
-                    self.count += 1
-                    self.tokens += entry.tokens
-                    if not entry.tokens_counted:
-                        self.uncounted.append(index)
-                        self.summed.append(entry.tokens)
+                first = bisect_right(self.ends, live_start)  # the runs that reach into the live window
+            runs = _Runs()
+            for start, end, summed in zip(self.starts[first:], self.ends[first:], self.sums[first:]):
+                self.tokens -= summed
+                if start < live_start:  # its part before the live window stays a run as it is (summed once)
+                    head = _main_tokens(entries, start, live_start)
+                    runs.close_at(start, live_start, head)
+                    self.tokens += head
+                    start = live_start
+                self.tokens += runs.scan(entries, start, end)[1]
+            del self.starts[first:], self.ends[first:], self.sums[first:]
+            if not runs.starts and self.ends and self.ends[-1] == self.read:
+                runs.close_at(self.starts.pop(), self.ends.pop(), self.sums.pop())
+            runs.resume_last(self.read)  # the new entries may go on with the last run
+            count, tokens = runs.scan(entries, self.read, len(entries))
+            self.count += count
+            self.tokens += tokens
             self.read = len(entries)
+            self.starts.extend(runs.starts)
+            self.ends.extend(runs.ends)
+            self.sums.extend(runs.sums)
             return self.count, self.tokens
+
+
+def _main_tokens(entries: Sequence[Entry], start: int, end: int) -> int:
+    return sum(entry.tokens for entry in entries[start:end] if not entry.is_sidechain)
+
+
+class _Runs:
+    """The runs of uncounted entries found by :meth:`scan`, in order."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.sums: list[int] = []
+        self._open: int | None = None  # the start of the run being scanned
+        self._sum = 0
+
+    def close_at(self, start: int, end: int, summed: int) -> None:
+        self.starts.append(start)
+        self.ends.append(end)
+        self.sums.append(summed)
+
+    def resume_last(self, at: int) -> None:
+        """When the last run ends at ``at``, the next :meth:`scan` (from ``at``) goes on with it."""
+        if self.ends and self.ends[-1] == at:
+            self.ends.pop()
+            self._open, self._sum = self.starts.pop(), self.sums.pop()
+
+    def scan(self, entries: Sequence[Entry], start: int, end: int) -> tuple[int, int]:
+        """The main-chain entries of ``entries[start:end]`` and their tokens; the runs of the uncounted ones are kept."""
+        count = total = 0
+        open_at, summed = self._open, self._sum
+        for index in range(start, end):
+            entry = entries[index]
+            if entry.is_sidechain:
+                continue
+            count += 1
+            total += entry.tokens
+            if not entry.tokens_counted:
+                if open_at is None:
+                    open_at, summed = index, 0
+                summed += entry.tokens
+            elif open_at is not None:
+                self.close_at(open_at, index, summed)
+                open_at = None
+        if open_at is not None:
+            self.close_at(open_at, end, summed)
+        self._open, self._sum = None, 0
+        return count, total
 
 
 _TOTALS = _Totals()
