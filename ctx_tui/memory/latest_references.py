@@ -60,7 +60,7 @@ from operator import add
 from typing import Any
 
 from ctx_tui.memory.items import MAX_REFERENCED_ROUNDS, TrackedItem
-from ctx_tui.memory.references import _TURNS, Reference, _reference, mentions, texts_of
+from ctx_tui.memory.references import _TURNS, Reference, _reference, _strings, mentions, texts_of
 from ctx_tui.memory.scan_cache import ScanCache, UnitHits
 from ctx_tui.mentions import (
     COMMON_SHARE,
@@ -82,7 +82,7 @@ from ctx_tui.mentions import (
     sentences,
     strict_may_mention,
 )
-from ctx_tui.transcripts.model import Entry, Kind, text_key
+from ctx_tui.transcripts.model import Entry, Kind, key_text, text_key
 
 
 class _Frequencies:
@@ -162,12 +162,22 @@ class _LowIdf(dict[str, float]):
 
     __slots__ = ("log_n", "last", "df", "bases")
 
-    def __init__(self, log_n: float, last: int, df: Mapping[str, int]) -> None:
+    def __init__(self, log_n: float, last: int, df: _At | Mapping[str, int]) -> None:
         super().__init__()
         self.log_n = log_n
         self.last = last
         self.df = df
         self.bases: dict[str, float] = {}
+
+    def add(self, keys: Iterable[str]) -> None:
+        """Work out the bounds of ``keys`` not known yet at once (no Python call per key)."""
+        keys = [k for k in keys if k not in self]
+        if keys:
+            df = self.df
+            if isinstance(df, _At):
+                df.add(keys)
+            found = map(math.log, map(add, map(df.__getitem__, keys), repeat(1)))
+            self.update(zip(keys, map(max, repeat(0.0), map(self.log_n.__sub__, found))))
 
     def __missing__(self, key: str) -> float:
         value = self[key] = max(0.0, self.log_n - math.log(self.df[key] + 1))
@@ -178,6 +188,7 @@ def _item_base(bound: ScoreBound, low: _LowIdf, item: str, profile: Profile) -> 
     """The item's :meth:`~ctx_tui.mentions.ScoreBound.item_base` at ``low`` (the bound's), kept there."""
     base = low.bases.get(item)
     if base is None:
+        low.add(profile.keys)
         base = low.bases[item] = bound.item_base(profile)
     return base
 
@@ -265,27 +276,40 @@ class _Before:
         self.counts = counts
 
 
+#: A scan's unit: an entry that can mention, and its :func:`texts_of` with its own text as stored
+#: (:func:`text_key`: not decoded; a tool call's input is parsed from its stored JSON once per scan).
+Unit = tuple[Entry, list[str] | list[str | bytes]]
+
+
 def _stored_texts(entry: Entry) -> list[str] | list[str | bytes]:
     """:func:`texts_of` ``entry``, its own text as stored (:func:`text_key`: not decoded)."""
-    if entry.kind is Kind.TOOL_CALL and entry.tool_input:
-        return texts_of(entry)
+    if entry.kind is Kind.TOOL_CALL:
+        tool_input = entry.tool_input  # parsed on each read (see ctx_tui.transcripts.model)
+        if tool_input:
+            return [s for s in _strings(tool_input) if s.strip()]
     key = text_key(entry)
     return [key] if key else []
 
 
-def _units_of(entries: Sequence[Entry]) -> list[Entry]:
-    """The entries that can mention and have a text: the scan's units."""
-    return [entry for entry in entries if mentions(entry) and _stored_texts(entry)]
+def _units_of(entries: Sequence[Entry]) -> list[Unit]:
+    """The entries that can mention and have a text, with those texts: the scan's units."""
+    units: list[Unit] = []
+    for entry in entries:
+        if mentions(entry):
+            texts = _stored_texts(entry)
+            if texts:
+                units.append((entry, texts))
+    return units
 
 
-def _digests(units: Sequence[Entry]) -> list[str]:
+def _digests(units: Sequence[Unit]) -> list[str]:
     """Per unit, a digest of every unit up to it (its kind, speaker and texts): each chained to the previous one's."""
     digests: list[str] = []
     previous = b""
-    for entry in units:
+    for entry, texts in units:
         digest = hashlib.blake2b(previous, digest_size=12)
         digest.update(f"\x00u{entry.kind.value}\x00{entry.role}".encode("utf-8", "surrogatepass"))
-        for text in _stored_texts(entry):
+        for text in texts:
             data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
             digest.update(b"\x00t%d\x00" % len(data))
             digest.update(data)
@@ -294,13 +318,34 @@ def _digests(units: Sequence[Entry]) -> list[str]:
     return digests
 
 
+#: :func:`_add_open` decides a term's positions this many at a time where it can.
+OPEN_BLOCK = 128
+
+
+def _add_open(open_: set[int], positions: list[int], first: int, prior: int) -> None:
+    """Add to ``open_`` the ``positions`` of a term (in order, the first its ``first``-th sentence)
+    where it is not common: its frequency ``j`` there at most ``COMMON_SHARE * (p + prior)``. That
+    bound never falls as ``p`` grows, so a block of positions is all common when its first ``j``
+    exceeds the bound at its last position, and all open when its last ``j`` is within the bound at
+    its first one; only the others are tested position by position."""
+    for start in range(0, len(positions), OPEN_BLOCK):
+        block = positions[start : start + OPEN_BLOCK]
+        j = first + start
+        if j > COMMON_SHARE * (block[-1] + prior):
+            continue
+        if j + len(block) - 1 <= COMMON_SHARE * (block[0] + prior):
+            open_.update(block)
+        else:
+            open_.update([p for i, p in enumerate(block, j) if i <= COMMON_SHARE * (p + prior)])
+
+
 class _Scan:
     """The session's sentences, their distinct texts and the index of the items."""
 
     def __init__(
         self,
         items: Sequence[TrackedItem],
-        units: Sequence[Entry],
+        units: Sequence[Unit],
         threshold: float,
         keep: bool = False,
         known_keys: Mapping[str, frozenset[str]] | None = None,
@@ -356,12 +401,12 @@ class _Scan:
         self.starts: list[int] = []  # each text's first position ...
         self.where: list[tuple[Entry, int]] = []  # ... its entry and which of the entry's texts
         last_turn: _Unit | None = None
-        for entry in units:
+        for entry, stored in units:
             if len(self.units) < skip:
                 unit = _Unit(len(self.units), entry, None)  # numbered by the earlier scan
             else:
                 spans = []
-                for t, text in enumerate(texts_of(entry)):
+                for t, text in enumerate(map(key_text, stored)):
                     numbers = split.get(text)
                     if numbers is None:
                         numbers = [d if (d := numbering.get(s)) is not None else number(s) for s in sentences(text)]
@@ -403,8 +448,7 @@ class _Scan:
         prior = 1 + PRIOR_SENTENCES  # _common_cut(position + 1), spelt out
         for key, held_by in postings.items():
             if len(held_by) <= MAX_POSTING:
-                first = counts.get(key, 0) + 1
-                self.open.update([p for j, p in enumerate(self.frequencies.positions(key), first) if j <= COMMON_SHARE * (p + prior)])
+                _add_open(self.open, self.frequencies.positions(key), counts.get(key, 0) + 1, prior)
         # the hits a cache holds for the units that read as they did (see scan_cache), and those of
         # this scan (unit index -> the items matched for, the hits): what the next scan may take
         self.stored: dict[int, UnitHits] = {}
@@ -496,6 +540,7 @@ class _Scan:
             step = math.floor(log_n / LOG_STEP) * LOG_STEP
             last = int(math.exp(step + LOG_STEP)) + 1 - (PRIOR_SENTENCES + 2)  # the step's last position, or later
             low = self._low = _LowIdf(step, last, self.frequencies.at(last, ()))
+        low.add(parsed.weighted()[0])  # the sentence's norm, at the bounds: what ScoreBound reads
         bound = ScoreBound(parsed, _HighIdf(log_n, df), low, strict, exact=True)
         profiles, threshold = self.index.profiles, self.index.threshold
         reachable: list[str] = []
@@ -511,6 +556,7 @@ class _Scan:
                     step = math.floor(math.log(start + PRIOR_SENTENCES + 2) / LOG_STEP) * LOG_STEP
                     if self._wide.log_n != step or self._wide.last != low.last:
                         self._wide = _LowIdf(step, low.last, low.df)
+                    self._wide.add(parsed.weighted()[0])
                     wide = ScoreBound(parsed, _HighIdf(log_n, self.frequencies.at(start, ())), self._wide, strict, exact=False)
                 if not wide.may_reach(profile, _item_base(wide, self._wide, item, profile), threshold):
                     self._ruled_out.setdefault(d, {})[item] = (start, position)
@@ -631,25 +677,25 @@ def latest_occurrences(
     """
     if not items:
         return {}
-    units = _units_of(entries)
     if cache is None:
-        return _read(_Scan(items, units, threshold), items, live_from, current_round, keep)
+        return _read(_Scan(items, _units_of(entries), threshold), items, live_from, current_round, keep)
+    units = _units_of(entries)
     texts = {item.id: item.content for item in items}
     cache.load(texts)
     digests = _digests(units)
     valid = cache.valid(digests)
     stored = {unit: hits for unit, hits in cache.units.items() if unit < valid}
-    scan: _Scan | None = None
+    before = None
     if cache.counts is not None and valid == len(cache.digests):
         # the session as the earlier scan read it, grown: only what came since is numbered
-        scan = _Scan(items, units, threshold, True, cache.keys, _Before(valid, cache.positions, cache.counts))
-        scan.stored = stored
-        try:
-            found = _read(scan, items, live_from, current_round, keep)
-        except _Unnumbered:
-            scan = None
-    if scan is None:
-        scan = _Scan(items, units, threshold, True, cache.keys)
+        before = _Before(valid, cache.positions, cache.counts)
+    scan = _Scan(items, units, threshold, True, cache.keys, before)
+    units.clear()  # their texts (a tool call's strings) are not held while the scan reads
+    scan.stored = stored
+    try:
+        found = _read(scan, items, live_from, current_round, keep)
+    except _Unnumbered:  # a unit of the earlier part is needed after all: the whole session numbered
+        scan = _Scan(items, _units_of(entries), threshold, True, cache.keys)
         scan.stored = stored
         found = _read(scan, items, live_from, current_round, keep)
     short_keys = {**cache.keys, **dict(scan.short_keys)} if scan.offset else dict(scan.short_keys)
