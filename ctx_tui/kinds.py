@@ -1,11 +1,11 @@
-"""The kinds of tracked item and their importance, without the pydantic model.
+"""The kinds of tracked item and their importance, without the item model.
 
 :mod:`ctx_tui.memory.items` builds the :class:`~ctx_tui.memory.items.TrackedItem`
 model on these. They live apart, at the bottom of the layers, because the
 config and compression name them without depending on the memory package, and
 because the Claude Code prompt hook runs on every prompt and needs only the
-importance order (to sort a restatement): importing pydantic and building the
-model would cost it more than the interpreter's own start-up.
+importance order (to sort a restatement): importing the memory models (and,
+when they were pydantic's, building them) would cost it more than needed.
 """
 
 from __future__ import annotations

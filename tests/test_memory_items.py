@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
-
 from ctx_tui.errors import CtxError
+from ctx_tui.memory.fields import InvalidField
 from ctx_tui.memory.items import (
     Importance,
     ItemType,
@@ -59,7 +58,7 @@ def test_unknown_type_lists_the_known_ones() -> None:
 
 @pytest.mark.parametrize("bad", ["", "a b", "../x", "-lead", "x" * 81])
 def test_bad_ids_are_refused(bad: str) -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidField):
         TrackedItem(id=bad, type="goal", content="c")
 
 

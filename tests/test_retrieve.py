@@ -55,7 +55,7 @@ def test_an_item_decision_is_found_by_its_rationale(tmp_path: Path) -> None:
 
     def fill(memory):  # type: ignore[no-untyped-def]
         memory.upsert_item(TrackedItem(id="d1", type="decision", content="Keep the queue in one JSON file"))
-        memory.decisions[0] = memory.decisions[0].model_copy(update={"rationale": "the hooks append concurrently"})
+        memory.decisions[0] = replace(memory.decisions[0], rationale="the hooks append concurrently")
 
     update_session_memory(tmp_path, "sess-2", fill)
     hits = search(tmp_path, "concurrently appending hooks", config=Config(), record=False)

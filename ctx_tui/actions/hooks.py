@@ -31,8 +31,8 @@ from ctx_tui.paths import config_files, restate_queue_path, session_memory_path
 # Claude Code starts a hook process on every prompt and
 # waits for it, so at the top this module imports only what answering "nothing
 # waits" needs (bench/bench_hooks.py; tests/test_startup_imports.py pins it). The
-# queue's code and the audit log load when something waits; the config and
-# session-memory models (pydantic, PyYAML) only when a config file exists
+# queue's code and the audit log load when something waits; the config (pydantic,
+# PyYAML) and the session-memory models only when a config file exists
 # (:func:`_config`), or in session_start when its notes record does not match
 # the memory file; the transcript engine, the memory view and compression in
 # the detached jobs.

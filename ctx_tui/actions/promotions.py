@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from ctx_tui.memory.memory_md import (
     read_memory,
     unescape,
 )
-from ctx_tui.memory.session_store import Promotion, SessionMemory, load_session_memory, update_session_memory
+from ctx_tui.memory.session_store import Promotion, PromotionStatus, SessionMemory, load_session_memory, update_session_memory
 from ctx_tui.paths import safe_name
 from ctx_tui.storage import read_regular
 
@@ -190,7 +190,7 @@ def pending(project: Path, session_id: str) -> list[Promotion]:
 
 
 def _decide(
-    project: Path, session_id: str, ids: Sequence[str], status: str, allowed_from: set[str]
+    project: Path, session_id: str, ids: Sequence[str], status: PromotionStatus, allowed_from: set[str]
 ) -> list[str]:
     """Set ``status`` on the promotions of ``ids``; the ids actually changed. All-or-nothing."""
     if not ids:
@@ -209,7 +209,7 @@ def _decide(
             if promotion.status not in allowed_from:
                 raise CtxError(f"{item_id!r} is already {promotion.status}; it cannot be {status} now")
             index = memory.promotions.index(promotion)
-            memory.promotions[index] = promotion.model_copy(update={"status": status, "decided_at": now_iso()})
+            memory.promotions[index] = replace(promotion, status=status, decided_at=now_iso())
             changed.append(item_id)
 
     update_session_memory(project, session_id, change)
@@ -245,9 +245,7 @@ def _mark_written(project: Path, session_id: str, item_ids: Sequence[str], memor
     def change(memory: SessionMemory) -> None:
         for index, promotion in enumerate(memory.promotions):
             if promotion.item_id in ids and promotion.status == "approved" and promotion.written_at is None:
-                memory.promotions[index] = promotion.model_copy(
-                    update={"written_at": when, "written_to": str(memory_path)}
-                )
+                memory.promotions[index] = replace(promotion, written_at=when, written_to=str(memory_path))
 
     update_session_memory(project, session_id, change)
 

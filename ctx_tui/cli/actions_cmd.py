@@ -86,7 +86,7 @@ def _run_pending(args: argparse.Namespace) -> int:
     promotions.auto_propose(project, session_id, config, config.paths.memory_path(project))
     waiting = promotions.pending(project, session_id)
     if args.json:
-        print_json([p.model_dump(mode="json") for p in waiting])
+        print_json([p.dump() for p in waiting])
         return 0
     if not waiting:
         print("no pending promotions")

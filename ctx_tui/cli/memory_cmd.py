@@ -105,7 +105,7 @@ def _run_register(args: argparse.Namespace) -> int:
     session_id, current_round = _session_id_and_round(args)
     item, created = register_item(project, session_id, args.id, item_type, args.content, current_round)
     if args.json:
-        print_json({"created": created, "session_id": session_id, "item": item.model_dump(mode="json")})
+        print_json({"created": created, "session_id": session_id, "item": item.dump()})
         return 0
     verb = "registered" if created else "updated"
     print(
@@ -120,7 +120,7 @@ def _run_dismiss(args: argparse.Namespace) -> int:
     session_id, _ = _session_id_and_round(args)
     item = dismiss_item(project, session_id, args.id)
     if args.json:
-        print_json({"dismissed": item.model_dump(mode="json")})
+        print_json({"dismissed": item.dump()})
     else:
         print(f"dismissed {item.source} {item.type.value} {item.id}: {one_line(item.content, 600)}")
     return 0
@@ -175,6 +175,10 @@ def _run_check_position(args: argparse.Namespace) -> int:
 # -- summarize-session -------------------------------------------------------------
 
 
+#: What the summary shows of a decision (not its item id or time).
+_DECISION_SHOWN = frozenset(("decision", "rationale", "affects_files", "round"))
+
+
 def session_summary(view: MemoryView, session: Session) -> dict[str, Any]:
     """Goals, decisions, constraints, preferences, progress and the decayed items of a session."""
     memory = view.memory
@@ -187,7 +191,7 @@ def session_summary(view: MemoryView, session: Session) -> dict[str, Any]:
         "usage_source": state.usage_source,
         "compactions": len(state.compactions),
         "goals": [n.text for n in memory.goals],
-        "decisions": [d.model_dump(mode="json", include={"decision", "rationale", "affects_files", "round"}) for d in memory.decisions],
+        "decisions": [{k: v for k, v in d.dump().items() if k in _DECISION_SHOWN} for d in memory.decisions],
         "constraints": [n.text for n in memory.constraints],
         "preferences": [n.text for n in memory.preferences],
         "findings": [n.text for n in memory.findings],

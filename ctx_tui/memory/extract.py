@@ -626,11 +626,10 @@ class _Extractor:
         terms = _terms(item.content)
         for known_id, known in self.items.items():
             if known.item.type is item.type and _similar(terms, self.terms[known_id]):
-                merged = known.item.model_copy(
-                    update={
-                        "content": item.content,
-                        "referenced_rounds": sorted({*known.item.referenced_rounds, item.entered_round} - {known.item.entered_round}),
-                    }
+                merged = replace(
+                    known.item,
+                    content=item.content,
+                    referenced_rounds=sorted({*known.item.referenced_rounds, item.entered_round} - {known.item.entered_round}),
                 )
                 self.items[known_id] = replace(found, item=merged)
                 self.terms[known_id] = terms

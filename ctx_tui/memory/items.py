@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Literal
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-
-# The kinds of item and their importance live apart from the pydantic model so
-# the prompt hook can use them without building it (see ctx_tui/kinds.py).
+# The kinds of item and their importance live apart from the model so the
+# prompt hook can use them without building it (see ctx_tui/kinds.py).
 from ctx_tui.kinds import (
     Importance,
     ItemSource,
@@ -27,6 +27,7 @@ from ctx_tui.kinds import (
     now_iso,
     parse_item_type,
 )
+from ctx_tui.memory.fields import InvalidField, from_mapping, flag, member, nonempty_text, one_of, sequence, text, whole
 
 __all__ = [
     "MAX_REFERENCED_ROUNDS",
@@ -55,61 +56,97 @@ MAX_REFERENCED_ROUNDS = 50
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
 
 
-class TrackedItem(BaseModel):
-    """One fact the session tracks. ``importance`` defaults to the one its type implies."""
+#: The fields of a TrackedItem, in the order they are written.
+_FIELDS = frozenset(
+    ("id", "type", "content", "importance", "entered_round", "referenced_rounds", "source", "dismissed", "created_at")
+)
+_REQUIRED = ("id", "type", "content")
+_SOURCES: tuple[str, ...] = ("registered", "extracted")
+#: ``importance`` left out: the one the item's type implies (an Importance to mypy, like the field after the check).
+_FROM_TYPE: Any = None
 
-    model_config = ConfigDict(extra="forbid")
+
+@dataclass(slots=True, kw_only=True)
+class TrackedItem:
+    """One fact the session tracks. ``importance`` defaults to the one its type implies.
+
+    Every field is checked (and coerced, see :mod:`ctx_tui.memory.fields`) when
+    the item is built; :meth:`from_data` builds one from a file's mapping.
+    """
 
     id: str
     type: ItemType
-    content: str = Field(min_length=1)
-    importance: Importance
+    content: str
+    importance: Importance = _FROM_TYPE
     #: The round where the item entered the conversation (0: registered before any round).
-    entered_round: int = Field(0, ge=0)
+    entered_round: int = 0
     #: Rounds (1-based, ascending, unique, after ``entered_round``) where a later entry
     #: mentioned the item or it was restated; the latest MAX_REFERENCED_ROUNDS are kept.
-    referenced_rounds: list[int] = Field(default_factory=list)
+    referenced_rounds: list[int] = field(default_factory=list)
     source: ItemSource = "registered"
     dismissed: bool = False
-    created_at: str = Field(default_factory=now_iso)
+    created_at: str = field(default_factory=now_iso)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _default_importance(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("importance") in (None, "") and "type" in data:
-            try:
-                data = {**data, "importance": importance_for(data["type"])}
-            except ValueError:
-                pass  # the type error itself is reported by field validation
-        return data
-
-    @field_validator("id")
-    @classmethod
-    def _valid_id(cls, value: str) -> str:
-        if not _ID_RE.match(value):
-            raise ValueError(
-                "an item id is 1-80 characters: letters, digits, '_', '-', '.', ':' (starting with a letter or digit)"
+    def __post_init__(self) -> None:
+        if type(self.id) is not str:
+            self.id = text(self.id, "id")
+        if not _ID_RE.match(self.id):
+            raise InvalidField(
+                ("id",),
+                "an item id is 1-80 characters: letters, digits, '_', '-', '.', ':' (starting with a letter or digit)",
             )
-        return value
+        self.type = kind = member(ItemType, self.type, "type")
+        self.content = nonempty_text(self.content, "content")
+        importance: object = self.importance
+        if importance.__class__ is not Importance:
+            self.importance = importance_for(kind) if importance is None or importance == "" else member(Importance, importance, "importance")
+        entered = self.entered_round
+        if type(entered) is not int:
+            self.entered_round = entered = whole(entered, "entered_round")
+        if entered < 0:
+            raise InvalidField(("entered_round",), "Input should be greater than or equal to 0")
+        rounds = sequence(self.referenced_rounds, "referenced_rounds")
+        if not all(type(r) is int for r in rounds):
+            rounds = [_round(r, index) for index, r in enumerate(rounds)]
+        # Rounds before (or of) the one the item entered are no references to it.
+        self.referenced_rounds = sorted({r for r in rounds if r > entered})[-MAX_REFERENCED_ROUNDS:]
+        self.source = one_of(_SOURCES, self.source, "source")  # type: ignore[assignment]  # one_of checked it is one of the Literal's values
+        if type(self.dismissed) is not bool:
+            self.dismissed = flag(self.dismissed, "dismissed")
+        if type(self.created_at) is not str:
+            self.created_at = text(self.created_at, "created_at")
 
-    @field_validator("referenced_rounds")
     @classmethod
-    def _sorted_rounds(cls, value: list[int]) -> list[int]:
-        return sorted({r for r in value if r >= 1})[-MAX_REFERENCED_ROUNDS:]
+    def from_data(cls, data: object) -> TrackedItem:
+        """The item a file's mapping describes: every field checked, no key unknown."""
+        return from_mapping(cls, data, _FIELDS, _REQUIRED)
 
-    @model_validator(mode="after")
-    def _references_after_entry(self) -> "TrackedItem":
-        """Rounds before (or of) the one the item entered are no references to it."""
-        self.referenced_rounds = [r for r in self.referenced_rounds if r > self.entered_round]
-        return self
+    def dump(self) -> dict[str, Any]:
+        """The item as plain data, as written to the file (kinds by their value)."""
+        return {
+            "id": self.id,
+            "type": self.type.value,
+            "content": self.content,
+            "importance": self.importance.value,
+            "entered_round": self.entered_round,
+            "referenced_rounds": list(self.referenced_rounds),
+            "source": self.source,
+            "dismissed": self.dismissed,
+            "created_at": self.created_at,
+        }
 
     @property
     def last_seen_round(self) -> int:
         """The latest round where the item entered or was referenced."""
         return max([self.entered_round, *self.referenced_rounds])
 
-    def with_references(self, rounds: list[int]) -> "TrackedItem":
+    def with_references(self, rounds: Iterable[int]) -> TrackedItem:
         """A copy with ``rounds`` added to the referenced rounds (those after ``entered_round`` only)."""
-        later = (r for r in (*self.referenced_rounds, *rounds) if r > self.entered_round)
-        merged = sorted(set(later))[-MAX_REFERENCED_ROUNDS:]
-        return self.model_copy(update={"referenced_rounds": merged})
+        return replace(self, referenced_rounds=[*self.referenced_rounds, *rounds])
+
+
+def _round(value: object, index: int) -> int:
+    try:
+        return whole(value, index)
+    except InvalidField as exc:
+        raise exc.within("referenced_rounds") from None

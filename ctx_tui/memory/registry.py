@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
-
-from pydantic import ValidationError
 
 from ctx_tui import audit
 from ctx_tui.errors import CtxError
+from ctx_tui.memory.fields import InvalidField
 from ctx_tui.memory.items import ItemType, TrackedItem, importance_for, normalise_content
 from ctx_tui.memory.session_store import SessionMemory, update_session_memory
 from ctx_tui.mentions import term_keys
@@ -72,10 +72,8 @@ def register_item(
         item = TrackedItem(
             id=item_id, type=item_type, content=content, importance=importance_for(item_type), entered_round=max(0, current_round)
         )
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        raise CtxError(f"invalid --{field}: {err['msg'].removeprefix('Value error, ')}") from None
+    except InvalidField as exc:
+        raise CtxError(f"invalid --{exc.key}: {exc.msg}") from None
     outcome: dict[str, object] = {}
 
     def apply(memory: SessionMemory) -> None:
@@ -84,7 +82,7 @@ def register_item(
         if old is not None:
             # an update keeps when the item entered, unless its meaning changed
             if same_meaning(old.content, content):
-                new_item = item.model_copy(update={"entered_round": old.entered_round, "created_at": old.created_at})
+                new_item = replace(item, entered_round=old.entered_round, created_at=old.created_at)
         outcome["created"] = memory.upsert_item(new_item)
         shadowed = [
             i.id

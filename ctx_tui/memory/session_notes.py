@@ -4,8 +4,8 @@ Claude Code waits for the ``SessionStart`` hook (it re-injects goals,
 constraints and preferences after ``/compact``) and runs ``ctx-tui
 statusline`` after every message (it shows the flagged high-importance items
 and the pending promotions). Reading the file through
-:mod:`ctx_tui.memory.session_store` (PyYAML, then pydantic validating every
-item, summary and promotion) costs several times Python's own start-up.
+:mod:`ctx_tui.memory.session_store` (PyYAML, then every item, summary and
+promotion checked) costs several times Python's own start-up.
 
 So whenever session_store writes ``.ctx/sessions/<id>.yaml`` (it validated the
 memory just before) it also writes ``<id>.notes.json`` beside it: the SHA-256

@@ -19,15 +19,21 @@ handoff form, a progress line) are the session memory's own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ctx_tui.errors import CtxError
 from ctx_tui.lru import LruCache
+from ctx_tui.memory.fields import InvalidField, from_mapping, models, optional_text, text, text_map
 from ctx_tui.memory.items import ItemType, TrackedItem, now_iso
+from ctx_tui.memory.records import Decision as Decision
+from ctx_tui.memory.records import Note as Note
+from ctx_tui.memory.records import Promotion as Promotion
+from ctx_tui.memory.records import PromotionStatus as PromotionStatus
+from ctx_tui.memory.records import SavedSummary as SavedSummary
 from ctx_tui.memory.session_notes import write_notes
 from ctx_tui.paths import SESSIONS_DIR, session_memory_path, state_dir
 from ctx_tui.storage import locked, read_regular, write_atomic
@@ -36,58 +42,6 @@ from ctx_tui.yaml_load import DEFAULT_LIMITS, YamlLoadError, load_yaml
 
 #: libyaml's safe dumper when PyYAML has it (several times faster), else the pure one.
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Note(_Model):
-    """A goal, constraint, preference, finding or progress note."""
-
-    text: str = Field(min_length=1)
-    round: int | None = None
-    item_id: str | None = None
-    created_at: str = Field(default_factory=now_iso)
-
-
-class Decision(_Model):
-    decision: str = Field(min_length=1)
-    rationale: str = ""
-    affects_files: list[str] = Field(default_factory=list)
-    round: int | None = None
-    item_id: str | None = None
-    created_at: str = Field(default_factory=now_iso)
-
-
-class SavedSummary(_Model):
-    """A compressed summary the user chose to keep."""
-
-    created_at: str = Field(default_factory=now_iso)
-    strategy: str
-    text: str
-    #: originalLength, compressedLength, retentionRate, duration, ...
-    figures: dict[str, float | int | str] = Field(default_factory=dict)
-
-
-PromotionStatus = Literal["pending", "approved", "rejected"]
-
-
-class Promotion(_Model):
-    """A proposal to copy an item into long-term memory (MEMORY.md)."""
-
-    item_id: str
-    type: ItemType
-    content: str
-    status: PromotionStatus = "pending"
-    proposed_at: str = Field(default_factory=now_iso)
-    decided_at: str | None = None
-    reason: str | None = None
-    #: When the approved entry was written to (or found already in) the memory file,
-    #: and which file: ``sync`` writes an approved promotion once, so an entry the
-    #: user deletes by hand later stays deleted. None: not written yet.
-    written_at: str | None = None
-    written_to: str | None = None
 
 
 #: Which structured list mirrors an item of each type (decisions are handled apart).
@@ -100,22 +54,63 @@ _NOTE_FIELD: dict[ItemType, str] = {
 }
 #: The note lists of a session memory, in the order they are shown (decisions aside).
 NOTE_FIELDS: tuple[str, ...] = tuple(_NOTE_FIELD.values())
+_MEMORY_KEYS = frozenset(
+    ("session_id", "items", "goals", "decisions", *NOTE_FIELDS, "summaries", "promotions", "decay_reported", "updated_at")
+)
 
 
-class SessionMemory(_Model):
+@dataclass(slots=True, kw_only=True)
+class SessionMemory:
     session_id: str
-    items: list[TrackedItem] = Field(default_factory=list)
-    goals: list[Note] = Field(default_factory=list)
-    decisions: list[Decision] = Field(default_factory=list)
-    constraints: list[Note] = Field(default_factory=list)
-    preferences: list[Note] = Field(default_factory=list)
-    findings: list[Note] = Field(default_factory=list)
-    progress: list[Note] = Field(default_factory=list)
-    summaries: list[SavedSummary] = Field(default_factory=list)
-    promotions: list[Promotion] = Field(default_factory=list)
+    items: list[TrackedItem] = field(default_factory=list)
+    goals: list[Note] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    constraints: list[Note] = field(default_factory=list)
+    preferences: list[Note] = field(default_factory=list)
+    findings: list[Note] = field(default_factory=list)
+    progress: list[Note] = field(default_factory=list)
+    summaries: list[SavedSummary] = field(default_factory=list)
+    promotions: list[Promotion] = field(default_factory=list)
     #: item id -> the decay state last written to the audit log (one event per new state).
-    decay_reported: dict[str, str] = Field(default_factory=dict)
+    decay_reported: dict[str, str] = field(default_factory=dict)
     updated_at: str | None = None
+
+    def __post_init__(self) -> None:
+        """Each list holds its models: one given as a mapping (read from a file) is built and checked."""
+        self.session_id = text(self.session_id, "session_id")
+        self.items = models(self.items, "items", TrackedItem, TrackedItem.from_data)
+        self.goals = models(self.goals, "goals", Note, Note.from_data)
+        self.decisions = models(self.decisions, "decisions", Decision, Decision.from_data)
+        self.constraints = models(self.constraints, "constraints", Note, Note.from_data)
+        self.preferences = models(self.preferences, "preferences", Note, Note.from_data)
+        self.findings = models(self.findings, "findings", Note, Note.from_data)
+        self.progress = models(self.progress, "progress", Note, Note.from_data)
+        self.summaries = models(self.summaries, "summaries", SavedSummary, SavedSummary.from_data)
+        self.promotions = models(self.promotions, "promotions", Promotion, Promotion.from_data)
+        self.decay_reported = text_map(self.decay_reported, "decay_reported", text)
+        self.updated_at = optional_text(self.updated_at, "updated_at")
+
+    @classmethod
+    def from_data(cls, data: object) -> SessionMemory:
+        """The memory a file's mapping describes: every field of every model checked, no key unknown."""
+        return from_mapping(cls, data, _MEMORY_KEYS, ("session_id",))
+
+    def dump(self) -> dict[str, Any]:
+        """The memory as plain data, as written to the file: every field, in the order declared."""
+        return {
+            "session_id": self.session_id,
+            "items": [item.dump() for item in self.items],
+            "goals": [note.dump() for note in self.goals],
+            "decisions": [decision.dump() for decision in self.decisions],
+            "constraints": [note.dump() for note in self.constraints],
+            "preferences": [note.dump() for note in self.preferences],
+            "findings": [note.dump() for note in self.findings],
+            "progress": [note.dump() for note in self.progress],
+            "summaries": [summary.dump() for summary in self.summaries],
+            "promotions": [promotion.dump() for promotion in self.promotions],
+            "decay_reported": dict(self.decay_reported),
+            "updated_at": self.updated_at,
+        }
 
     # -- items --------------------------------------------------------------
 
@@ -146,7 +141,7 @@ class SessionMemory(_Model):
         item = self.get_item(item_id)
         if item is None:
             return False
-        dismissed = item.model_copy(update={"dismissed": True})
+        dismissed = replace(item, dismissed=True)
         self.items[self.items.index(item)] = dismissed
         self._sync_note(dismissed)
         return True
@@ -155,7 +150,10 @@ class SessionMemory(_Model):
         """Record referenced rounds per item id; returns only the rounds that were new."""
         added: dict[str, list[int]] = {}
         for index, item in enumerate(self.items):
-            updated = item.with_references(list(refs.get(item.id, ())))
+            rounds = refs.get(item.id)
+            if not rounds:
+                continue
+            updated = item.with_references(rounds)
             new = sorted(set(updated.referenced_rounds) - set(item.referenced_rounds))
             if new:
                 self.items[index] = updated
@@ -177,8 +175,10 @@ class SessionMemory(_Model):
         round_ = item.entered_round or None
         for index, note in enumerate(notes):
             if note.item_id == item.id:
-                text_field = "decision" if target == "decisions" else "text"
-                notes[index] = note.model_copy(update={text_field: item.content, "round": round_})
+                if isinstance(note, Decision):
+                    notes[index] = replace(note, decision=item.content, round=round_)
+                else:
+                    notes[index] = replace(note, text=item.content, round=round_)
                 return
         if target == "decisions":
             notes.append(Decision(decision=item.content, round=round_, item_id=item.id))
@@ -200,28 +200,27 @@ def session_id_of(session: SessionLike) -> str:
     return session.meta.session_id or session.path.stem
 
 
-def _parse(path: Path, raw: str, session_id: str) -> SessionMemory:
+def _parse(path: Path, raw: str, session_id: str) -> tuple[SessionMemory, dict[str, Any]]:
+    """The memory the file's text ``raw`` describes, and the plain data it was built from."""
     try:
         data: Any = load_yaml(raw, str(path))
     except YamlLoadError as exc:
         raise CtxError(f"{exc}; fix or remove the file") from None
     if data is None:
-        return SessionMemory(session_id=session_id)
+        data = {}
     if not isinstance(data, dict):
         raise CtxError(f"{path}: expected a mapping of session memory fields, got {type(data).__name__}")
     data.setdefault("session_id", session_id)
     try:
-        return SessionMemory.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        raise CtxError(f"{path}: key '{key}': {err['msg']}; fix or remove the file") from None
+        return SessionMemory.from_data(data), data
+    except InvalidField as exc:
+        raise CtxError(f"{path}: key '{exc.key}': {exc.msg}; fix or remove the file") from None
 
 
 #: path -> (the file's text, the plain data it parsed to): the dashboard reads the file on
 #: every poll; reading is cheap, parsing YAML is not, and equal text is the only safe cache
-#: key. Plain data, not the model: each read builds fresh models from it (pydantic's
-#: validation copies; for 200 items 1.9 ms a poll where a deep copy took 3.3 ms).
+#: key. Plain data, not the model: each read builds fresh models from it (the checks copy
+#: every list and mapping, and never change the data they read).
 #: Bounded: a search reads every session file of the project.
 _PARSED: LruCache[Path, tuple[str, dict[str, Any]]] = LruCache(maxsize=128)
 
@@ -237,9 +236,9 @@ def _read(path: Path, session_id: str) -> SessionMemory:
         raise CtxError(f"{path}: cannot read session memory (not UTF-8 text at byte {exc.start})") from None
     cached = _PARSED.get(path)
     if cached is not None and cached[0] == raw:
-        return SessionMemory.model_validate(cached[1])
-    memory = _parse(path, raw, session_id)
-    _PARSED.put(path, (raw, memory.model_dump()))
+        return SessionMemory.from_data(cached[1])
+    memory, data = _parse(path, raw, session_id)
+    _PARSED.put(path, (raw, data))
     return memory
 
 
@@ -262,16 +261,17 @@ def update_session_memory(
     path = session_memory_path(project, session_id)
     with locked(path):
         memory = _read(path, session_id)
-        before = memory.model_dump()
+        before = memory.dump()
         fn(memory)
-        if memory.model_dump() == before:
+        after = memory.dump()
+        if after == before:
             return memory
-        memory.updated_at = now_iso()
-        # Validate what fn produced before it reaches the disk.
-        memory = SessionMemory.model_validate(memory.model_dump())
-        data = memory.model_dump(mode="json")
+        after["updated_at"] = now_iso()
+        # Check what fn produced before it reaches the disk (and normalise it, as a load would).
+        memory = SessionMemory.from_data(after)
+        data = memory.dump()
         text = _yaml_text(data)
         write_atomic(path, text)
         write_notes(path, text, data)
-        _PARSED.put(path, (text, memory.model_dump()))
+        _PARSED.put(path, (text, data))
     return memory

@@ -13,7 +13,7 @@ so calling it on every poll costs a read of the session file, not a write.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ctx_tui import audit
@@ -57,7 +57,7 @@ def _store_extractions(memory: SessionMemory, extractions: list[Extraction]) -> 
             # known: a registered or dismissed item stays as it is; an extracted one takes the
             # later wording of a merged near-duplicate or the latest plan (references are kept)
             if known.source == "extracted" and not known.dismissed and known.content != item.content:
-                memory.upsert_item(known.model_copy(update={"content": item.content}).with_references(item.referenced_rounds))
+                memory.upsert_item(replace(known, content=item.content).with_references(item.referenced_rounds))
             continue
         if registered_duplicate(memory, item.content) is not None:
             duplicates.append(item.id)
@@ -66,8 +66,8 @@ def _store_extractions(memory: SessionMemory, extractions: list[Extraction]) -> 
         if item.type is ItemType.DECISION and (extraction.rationale or extraction.affects_files):
             for index, decision in enumerate(memory.decisions):
                 if decision.item_id == item.id:
-                    memory.decisions[index] = decision.model_copy(
-                        update={"rationale": extraction.rationale, "affects_files": list(extraction.affects_files)}
+                    memory.decisions[index] = replace(
+                        decision, rationale=extraction.rationale, affects_files=list(extraction.affects_files)
                     )
         added.append(item)
     return added, duplicates
