@@ -334,6 +334,10 @@ def deferred_handler(job: str) -> Handler:
         finally:
             tokens.end_piece_counts()
             if paused:
+                # what the job leaves alive (the caches of parsed sentences and terms, the lexicon) is
+                # no garbage: frozen, the collection the next allocation starts does not walk it (it
+                # held every object made since the pause: ~50 ms at 100 MB)
+                gc.freeze()
                 gc.enable()
         return None
 
