@@ -155,6 +155,26 @@ async def test_posted_snapshots_update_the_panels(tmp_path: Path) -> None:
         assert "Compaction" in titles and "Handoff threshold" in titles
 
 
+async def test_the_heap_goes_back_once_the_first_snapshot_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's whole read on screen: the C heap's freed pages go back (ctx_tui.heap); later snapshots do not."""
+    from ctx_tui.ui import app as app_module
+
+    calls: list[int] = []
+    monkeypatch.setattr(app_module, "release_free_heap", lambda: calls.append(1) or True)
+    lines = demo_transcript().splitlines()
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join(lines[:10]) + "\n")
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: app.snapshot is not None and calls == [1])
+        first = app.snapshot.state
+        with path.open("a") as fh:
+            fh.write("\n".join(lines[10:60]) + "\n")
+        await _until(pilot, lambda: app.snapshot.state.entries_total > first.entries_total)
+        await pilot.pause()
+        assert calls == [1]
+
+
 async def test_appended_rows_reach_the_screen(tmp_path: Path) -> None:
     """Follow a file that grows: the worker reads the new rows and the panels change."""
     lines = demo_transcript().splitlines()
@@ -215,6 +235,22 @@ def test_feed_keeps_the_last_snapshot_when_the_file_goes(tmp_path: Path) -> None
     path.unlink()
     second = feed.read({path})
     assert second.snapshot is first.snapshot and "missing" in second.problems[0]
+
+
+def test_the_free_heap_goes_back_only_where_the_c_library_can(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes
+    import platform
+
+    from ctx_tui.heap import release_free_heap
+
+    assert release_free_heap() is (platform.libc_ver()[0] == "glibc")
+
+    class NoTrim:
+        def __init__(self, name: object) -> None:
+            pass
+
+    monkeypatch.setattr(ctypes, "CDLL", NoTrim)
+    assert release_free_heap() is False
 
 
 def test_feed_matches_events_for_a_relative_path(tmp_path: Path, monkeypatch) -> None:

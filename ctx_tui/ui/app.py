@@ -12,6 +12,7 @@ from textual import work
 from textual.app import App
 from textual.reactive import reactive
 
+from ctx_tui.heap import release_free_heap
 from ctx_tui.paths import state_dir
 from ctx_tui.ui.events import notices
 from ctx_tui.ui.feed import ReadResult, SessionFeed
@@ -181,7 +182,10 @@ class DashboardApp(App[None]):
         await self.dashboard.fill()
         if message.source is not None and message.source is not self.feed:
             return  # the session was switched while the panels were mounted
+        first = self.snapshot is None
         self.snapshot = message.snapshot
+        if first:  # the session's whole read is on screen: the C heap's pages freed meanwhile go back (ctx_tui.heap)
+            self.call_after_refresh(release_free_heap)
 
     def watch_snapshot(self, old: Snapshot | None, new: Snapshot | None) -> None:
         if new is None:
