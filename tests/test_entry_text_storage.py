@@ -159,6 +159,16 @@ def test_a_session_holds_one_object_per_tool_name_and_call_id_and_no_input_twice
         assert reported and all(type(e._stored_usage) is bytes for e in reported)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CLAUDE_COMPACTED])
+def test_equal_timestamps_of_consecutive_entries_are_one_object(name: str) -> None:
+    session = Session(fixture(name))
+    session.poll()
+    pairs = list(zip(session.entries, session.entries[1:]))
+    equal = [(a, b) for a, b in pairs if a.timestamp is not None and a.timestamp == b.timestamp]
+    assert equal and all(a.timestamp is b.timestamp for a, b in equal)
+    assert all(a.timestamp is not b.timestamp for a, b in pairs if a.timestamp != b.timestamp)
+
+
 def test_a_codex_report_shares_the_window_int() -> None:
     from ctx_tui.transcripts.codex import CodexReader
 

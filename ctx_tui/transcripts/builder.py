@@ -132,6 +132,8 @@ class Transcript:
         self.peak_usage = 0
         #: Times the conversation was rewound (:meth:`rewind`): entries already read left the context.
         self.rewinds = 0
+        #: The last entry's timestamp: an equal one is held as the same object (see :meth:`add`).
+        self._timestamp: str | None = None
 
     def add(
         self,
@@ -171,6 +173,12 @@ class Transcript:
             tokens = (chars + 3) // 4
         else:
             tokens = estimate_tokens(text)
+        if timestamp == self._timestamp:
+            # The same instant as the entry before (rows written together: one in eleven on a Codex
+            # rollout, whose parsed rows each give a new str of ~80 bytes): held once.
+            timestamp = self._timestamp
+        else:
+            self._timestamp = timestamp
         if kind is _TOOL_RESULT and tool_use_id and (call := self.tool_calls.get(tool_use_id)) is not None:
             # The call's id, an equal str held once: a session has as many results as calls (Codex,
             # 100 MB: 35,000 ids of ~80 bytes), and the result's own row gave it a new one.
