@@ -85,6 +85,12 @@ def test_values_a_file_may_hold(tmp_path: Path, fields: dict[str, object], expec
         (_item_file(entered_round=-1), "items.0.entered_round", "Input should be greater than or equal to 0"),
         (_item_file(entered_round=2.5), "items.0.entered_round", "with a fractional part"),
         (_item_file(entered_round="3.5"), "items.0.entered_round", "unable to parse string as an integer"),
+        # int() refuses text of over 4,300 digits with a ValueError: still a bad field, not an internal error
+        (_item_file(entered_round="9" * 5000), "items.0.entered_round", "Unable to parse input string as an integer, exceeded maximum size"),
+        (_item_file(referenced_rounds=["1" * 5000]), "items.0.referenced_rounds.0", "exceeded maximum size"),
+        ("goals:\n  - {text: g, round: '%s'}\n" % ("7" * 5000), "goals.0.round", "exceeded maximum size"),
+        ("items:\n  - {id: a1, type: goal, content: x, entered_round: .inf}\n", "items.0.entered_round", "Input should be a finite number"),
+        ("items:\n  - {id: a1, type: goal, content: x, referenced_rounds: [.nan]}\n", "items.0.referenced_rounds.0", "Input should be a finite number"),
         # refused on purpose where pydantic took them: a flag as a round, a set as a list, bytes as text
         (_item_file(entered_round=True), "items.0.entered_round", "Input should be a valid integer"),
         ("items:\n  - {id: a1, type: goal, content: x, referenced_rounds: !!set {1: null}}\n", "items.0.referenced_rounds", "valid list"),

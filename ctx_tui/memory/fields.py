@@ -17,12 +17,13 @@ What a file may hold, decided field by field (tests/test_memory_fields.py):
 * a kind (``type``, ``importance``, ``status``, ``source``): its exact value;
 * a list: a list or tuple (a YAML ``!!set`` is refused); a mapping: a dict.
 
-Only ``re`` is imported: the dashboard, the pre-compact job and the CLI load a
+Only ``re`` and ``math`` are imported: the dashboard, the pre-compact job and the CLI load a
 session memory on every start, and pydantic with its models cost them ~0.1 s.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
@@ -88,6 +89,8 @@ def optional_text(value: object, key: str) -> str | None:
 
 #: A whole number as text, as pydantic read one: ``" 3 "``, ``"+3"``, ``"1_000"``, ``"3.0"``.
 _WHOLE = re.compile(r"\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0*)?\s*")
+#: Longest whole number read from text (sign and '_' included); a round number needs a handful.
+_MAX_DIGITS = 4_000
 
 
 def whole(value: object, key: str | int) -> int:
@@ -96,8 +99,12 @@ def whole(value: object, key: str | int) -> int:
     if type(value) is float and value.is_integer():
         return int(value)
     if type(value) is str and (match := _WHOLE.fullmatch(value)):
+        if len(match[1]) > _MAX_DIGITS:  # int() refuses over 4,300 digits (ValueError, not a bad field)
+            raise InvalidField((key,), "Unable to parse input string as an integer, exceeded maximum size")
         return int(match[1])
     if type(value) is float:
+        if not math.isfinite(value):
+            raise InvalidField((key,), "Input should be a finite number")
         raise InvalidField((key,), "Input should be a valid integer, got a number with a fractional part")
     if type(value) is str:
         raise InvalidField((key,), "Input should be a valid integer, unable to parse string as an integer")
