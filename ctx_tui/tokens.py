@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -145,9 +146,9 @@ def _read_groups(path: Path) -> Ranks | None:
 
     try:
         data = marshal.loads(path.read_bytes())
-        if (isinstance(data, tuple) and len(data) == 3 and data[0] == _GROUPS_FORMAT
-                and isinstance(data[1], dict) and isinstance(data[2], dict) and len(data[2]) > 1000):
-            return RankGroups(data[1], data[2], path)
+        if (isinstance(data, tuple) and len(data) == 5 and data[0] == _GROUPS_FORMAT and isinstance(data[1], dict)
+                and all(type(part) is bytes for part in data[2:]) and len(data[3]) > 4000):
+            return RankGroups(data[1], data[2], data[3], data[4], path)
     except (OSError, ValueError, EOFError, TypeError):
         pass
     return None
@@ -172,19 +173,20 @@ def _built_groups(path: Path) -> Ranks | None:
         return None
     if not isinstance(ranks, dict):
         return None
-    pairs, blobs = rank_groups(ranks)
+    parts = rank_groups(ranks)
     del ranks
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps((_GROUPS_FORMAT, pairs, blobs)))
+        tmp.write_bytes(marshal.dumps((_GROUPS_FORMAT, *parts)))
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only or full cache dir: all ranks again next time
-    return RankGroups(pairs, blobs, path)
+    return RankGroups(*parts, path)
 
 
-_GROUPS_FORMAT = "ctx-tui cl100k rank groups 1"
+#: Its arrays are this machine's (``token_pieces.rank_groups``): another byte order's file is made again.
+_GROUPS_FORMAT = f"ctx-tui cl100k rank groups 2 {sys.byteorder}"
 
 
 @lru_cache(maxsize=None)

@@ -171,6 +171,28 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
         data = piece.encode("utf-8")
         assert byte_pair_count(data, groups) == byte_pair_count(data, first) == byte_pair_count(data, ranks), piece
     assert path.is_file()
+    assert all(groups.get(token) == rank for token, rank in ranks.items() if len(token) > 1)  # every rank, read back
+    assert groups.get(b"\xff\xfe\xfd\xfc") is None and groups.get(b"\x00\x00") is None
+
+
+@pytest.mark.parametrize("damage", ["old format", "parts that do not fit", "not a whole array"])
+def test_a_rank_groups_file_of_another_format_or_damaged_is_made_again(damage: str, ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ctx_tui.token_pieces import rank_groups
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert tokens._cl100k_ranks() is not None
+    (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
+    pairs, prefixes, ends, blob = rank_groups(ranks)
+    wrong = {
+        "old format": ("ctx-tui cl100k rank groups 1", pairs, {b"ing": blob[:10]}),
+        "parts that do not fit": (tokens._GROUPS_FORMAT, pairs, prefixes, ends, blob[:-1]),
+        "not a whole array": (tokens._GROUPS_FORMAT, pairs, prefixes[:-1], ends, blob),
+    }[damage]
+    path.write_bytes(marshal.dumps(wrong))
+    assert tokens._read_groups(path) is None
+    groups = tokens._cl100k_ranks()  # made again (by a child process), then read
+    assert groups is not None and groups.get(b"ing") == ranks[b"ing"]
+    assert tokens._read_groups(path) is not None
 
 
 def test_the_first_rank_groups_are_built_in_a_child_process(tmp_path: Path) -> None:
@@ -237,11 +259,11 @@ def test_a_damaged_rank_group_leaves_the_count_to_tiktoken_and_the_file_is_made_
     from ctx_tui.token_pieces import RankGroups, rank_groups
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    pairs, blobs = rank_groups(ranks)
-    blobs = {prefix: b"\x00damaged" for prefix in blobs}
+    pairs, prefixes, ends, blob = rank_groups(ranks)
+    blob = b"\x00" * len(blob)  # every group damaged
     path = tmp_path / "groups.marshal"
     path.write_bytes(b"x")
-    counter = PieceCounter(tmp_path / "pieces", lambda: RankGroups(pairs, blobs, path))
+    counter = PieceCounter(tmp_path / "pieces", lambda: RankGroups(pairs, prefixes, ends, blob, path))
     assert counter.count("hello world, unseen pieces") is None and not path.exists()
     assert not counter.can_count()
     monkeypatch.setattr(tokens, "_pieces", counter)
