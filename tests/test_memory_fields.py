@@ -99,6 +99,7 @@ def test_values_a_file_may_hold(tmp_path: Path, fields: dict[str, object], expec
         (_item_file(dismissed=2), "items.0.dismissed", "Input should be a valid boolean"),
         (_item_file(source="Registered"), "items.0.source", "Input should be 'registered' or 'extracted'"),
         (_item_file(id="../etc"), "items.0.id", "an item id is 1-80 characters"),
+        (_item_file(id="a1\n"), "items.0.id", "an item id is 1-80 characters"),  # '$' took a final newline
         (_item_file(colour="blue"), "items.0.colour", "Extra inputs are not permitted"),
         (_item_file(colour="blue", type="wish"), "items.0.type", "Input should be"),  # a known field first
         ("items:\n  - {id: a1, type: goal}\n", "items.0.content", "Field required"),

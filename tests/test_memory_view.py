@@ -98,6 +98,8 @@ def test_registered_item_is_never_duplicated_by_extraction(tmp_path: Path, sessi
     assert [e["details"]["created"] for e in registrations] == [True, True, False]
     with pytest.raises(CtxError, match="invalid --id"):
         register_item(tmp_path, sid, "bad id", ItemType.NOTE, "x", 1)
+    with pytest.raises(CtxError, match="invalid --id"):  # a final newline is no part of an id
+        register_item(tmp_path, sid, "feishu\n", ItemType.NOTE, "x", 1)
 
 
 def test_tiers(tmp_path: Path, session: Session) -> None:

@@ -53,7 +53,8 @@ def extracted_item_id(item_type: ItemType | str, content: str) -> str:
 #: Referenced rounds kept per item (the latest ones): decay needs only the last, the rest is history.
 MAX_REFERENCED_ROUNDS = 50
 
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
+#: ``\Z``, not ``$``: ``$`` also matches before a final newline, and ``"g1\n"`` is no id.
+_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}\Z")
 
 
 #: The fields of a TrackedItem, in the order they are written.
