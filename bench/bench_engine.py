@@ -52,6 +52,8 @@ with open(sys.argv[1], "rb") as fh:
 
 def grow(source: Path, target: Path, megabytes: int) -> int:
     """Write ``source`` repeated until ``megabytes`` MB, ids made unique per copy; return rows."""
+    if not source.is_file():
+        raise SystemExit(f"{source} is missing: the benches grow the shared real transcripts (../shared/fixtures next to the project)")
     data = source.read_bytes()
     if not data.endswith(b"\n"):
         data += b"\n"
