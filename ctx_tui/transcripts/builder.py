@@ -21,10 +21,12 @@ from ctx_tui.transcripts.model import (
     Compaction,
     Entry,
     Format,
+    FullEntry,
     Kind,
     SessionMeta,
     Usage,
     UsagePoint,
+    init_entry,
     keep_tool_input_in_text,
     store_tool_input_json,
 )
@@ -32,7 +34,7 @@ from ctx_tui.transcripts.model import (
 #: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
 _TOOL_CALL, _TOOL_RESULT, _THINKING = Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.THINKING
 #: ``Entry(...)`` / ``UsagePoint(...)`` in two steps: what ``type.__call__`` does, without its argument tuple.
-_new, _init_entry, _init_point = object.__new__, Entry.__init__, UsagePoint.__init__
+_new, _init_full, _init_point = object.__new__, FullEntry.__init__, UsagePoint.__init__
 #: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
 _PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
 #: A reported usage figure above this many windows is implausible (ignored, counted).
@@ -134,6 +136,10 @@ class Transcript:
         self.rewinds = 0
         #: The last entry's timestamp: an equal one is held as the same object (see :meth:`add`).
         self._timestamp: str | None = None
+        #: Build an entry as an :class:`Entry` (14 slots, not a :class:`FullEntry`'s 19) when its
+        #: fields allow (:meth:`add`). Set by the Codex reader, whose entries always do: one
+        #: layout per session keeps the attribute reads above specialised to it.
+        self.compact_entries = False
 
     def add(
         self,
@@ -151,6 +157,7 @@ class Transcript:
         is_error: bool = False,
         in_context: bool = True,
         usage: Usage | None = None,
+        input_in_text: bool = False,
     ) -> Entry:
         """Append an entry; long tool results / thinking keep a preview only.
 
@@ -158,6 +165,8 @@ class Transcript:
         calls (``name {input JSON}``) to ``TOOL_INPUT_CHARS`` (``Entry.truncated``);
         the other kinds keep their text whole. (Compared by identity: a dict keyed
         by ``Kind`` hashes each member through ``Enum.__hash__``, a Python call.)
+        ``input_in_text``: a tool call's text is ``tool_name``, a space and the
+        JSON of its input (:meth:`add_tool_call`), so an :class:`Entry` can hold it.
         """
         chars = len(text)
         truncated = False
@@ -187,17 +196,25 @@ class Transcript:
             tool_use_id = call.tool_use_id
             if not tool_name:
                 tool_name = call.tool_name
-        # Positional (in Entry's field order): twice as fast as keywords, and this
-        # runs once per entry of a 100 MB transcript. test_builder_fills_every_field checks it.
-        # ``Entry(...)`` is ``object.__new__`` then ``Entry.__init__``; called as a class, the
-        # Python ``__init__`` is reached through ``type.__call__`` with the arguments packed in
-        # a tuple (CPython 3.11): two direct calls save ~2% of a Codex read (docs/performance.md).
-        entry = _new(Entry)
-        _init_entry(
-            entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, uuid, message_id,
-            tool_name, tool_input, tool_use_id, is_sidechain, is_error, truncated, usage,
-            in_context and not is_sidechain, chars,
-        )
+        # Positional (in the fields' order): twice as fast as keywords, and this runs once per
+        # entry of a 100 MB transcript. test_builder_fills_every_field checks it. ``FullEntry(...)``
+        # is ``object.__new__`` then ``__init__``; called as a class, the Python ``__init__`` is
+        # reached through ``type.__call__`` with the arguments packed in a tuple (CPython 3.11):
+        # two direct calls save ~2% of a Codex read (docs/performance.md).
+        if (
+            self.compact_entries and uuid is tool_use_id and message_id is None and usage is None
+            and not (is_sidechain or is_error) and in_context
+            and (input_in_text and not truncated if kind is _TOOL_CALL else tool_input is None)
+        ):
+            entry = _new(Entry)
+            init_entry(entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, tool_name, tool_use_id, truncated, chars)
+        else:
+            entry = _new(FullEntry)
+            _init_full(
+                entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, uuid, message_id,
+                tool_name, tool_input, tool_use_id, is_sidechain, is_error, truncated, usage,
+                in_context and not is_sidechain, chars,
+            )
         self.entries.append(entry)
         if kind is _TOOL_CALL and tool_use_id and tool_name:
             self.tool_calls[tool_use_id] = entry
@@ -248,9 +265,13 @@ class Transcript:
         entry = self.add(
             _TOOL_CALL, "assistant", f"{name} {body}", timestamp=timestamp, uuid=uuid, message_id=message_id,
             tool_name=name, tool_input=tool_input, tool_use_id=tool_use_id, is_sidechain=is_sidechain,
+            # ``body`` is the JSON of ``data``, whole (parsed from it, or dumped: JSON gives it back exactly)
+            input_in_text=(as_json or (parsed and tool_input is data)) and type(name) is str,
         )
+        if type(entry) is Entry:  # its input is read from its text
+            return entry
         # Or the setter stored it as ``orjson.dumps(data)``: ``body`` again.
-        if as_json or (json_text is None and tool_input is data and entry._stored_tool_input is not data):  # type: ignore[attr-defined]  # the slot's alias (model.py)
+        if as_json or (json_text is None and tool_input is data and entry._stored_tool_input is not data):  # type: ignore[attr-defined]  # FullEntry's slot (model.py)
             if not entry.truncated:
                 keep_tool_input_in_text(entry, name)  # the text is ``name body``: the input kept once, as its end
             elif as_json:

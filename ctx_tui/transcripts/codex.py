@@ -146,6 +146,7 @@ class CodexReader:
 
     def __init__(self, transcript: Transcript) -> None:
         self.t = transcript
+        transcript.compact_entries = True  # its entries never set the fields an Entry has no slot for
         self._user_events_seen = False
         self._candidates: list[Entry] = []  # user items not yet confirmed as prompts
         self._event_prompt: str | None = None  # text of a prompt read from its event, item not seen yet

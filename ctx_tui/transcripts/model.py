@@ -11,14 +11,20 @@ tool results and thinking keep a preview of at most ``PREVIEW_CHARS``
 characters, tool calls (text ``name {input JSON}``) at most ``TOOL_INPUT_CHARS``
 (their ``tool_input`` keeps every string up to that length), while ``tokens``
 still counts the whole original and ``chars`` gives its length.
+
+Over 400 lines: the entry's contract with its stored forms (text, tool input,
+usage) and its two layouts (:class:`Entry`, :class:`FullEntry`); the class must
+be whole when this module is imported, so a split would patch it from elsewhere.
 """
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Literal, cast
+from operator import attrgetter
+from typing import Any, Literal, TypeVar, cast
 
 import orjson
 
@@ -79,12 +85,52 @@ class UsagePoint:
     source: UsageSource
 
 
-@dataclass(slots=True)
+_T = TypeVar("_T")
+
+#: The slots of every entry (:class:`Entry`): the fields every reader sets, under the stored
+#: names of ``text`` and ``usage`` (properties, see below). What a Codex rollout's entries hold.
+_ENTRY_SLOTS = (
+    "seq", "kind", "role", "_stored_text", "tokens", "round", "timestamp", "tool_name", "tool_use_id",
+    "_stored_usage", "in_context", "truncated", "chars", "tokens_counted",
+)
+#: The slots a :class:`FullEntry` adds: the fields only some formats set.
+_FULL_SLOTS = ("uuid", "message_id", "_stored_tool_input", "is_sidechain", "is_error")
+
+
+def _slotted(*slots: str) -> Callable[[type[_T]], type[_T]]:
+    """What ``dataclass(slots=True)`` does to a class, with only ``slots`` as slots.
+
+    The class is made again with ``__slots__ = slots``; its other fields stay
+    class attributes (their defaults), which a subclass's slots or a property
+    may replace.
+    """
+
+    def rebuild(cls: type[_T]) -> type[_T]:
+        namespace = {k: v for k, v in cls.__dict__.items() if k not in slots and k not in ("__dict__", "__weakref__")}
+        namespace["__slots__"] = slots
+        return cast("type[_T]", type(cls.__name__, cls.__bases__, namespace))
+
+    return rebuild
+
+
+@_slotted(*_ENTRY_SLOTS)
+@dataclass
 class Entry:
     """One unit of the conversation: a message, or one content block of it.
 
     ``transcripts.builder.Transcript.add`` builds entries positionally: add new
     fields at the end, with a default.
+
+    Two layouts, the same fields (``dataclasses.fields(Entry)``) and equal when
+    their fields are: an ``Entry`` itself holds the 14 fields every reader sets
+    (144 bytes); ``uuid`` reads as its ``tool_use_id``, ``tool_input`` is read
+    from a tool call's text (``name {input JSON}``), ``message_id``,
+    ``is_sidechain`` and ``is_error`` are their defaults, and none of these five
+    can be set. A :class:`FullEntry` has a slot for each field (184 bytes).
+    ``Entry(...)`` gives a ``FullEntry``; the builder gives an ``Entry`` only to
+    a transcript that asks for them (``Transcript.compact_entries``: Codex, whose
+    125,000 entries at 100 MB never need the five) and only when its fields are
+    those (see ``docs/performance.md``, "The entry's shape").
     """
 
     seq: int  # position in the whole session, 0-based, across compactions
@@ -112,8 +158,39 @@ class Entry:
     tokens_counted: bool = False
 
 
-#: The dataclass's own slot descriptor of ``Entry.text``: the stored form (see below).
-_TEXT_SLOT = Entry.__dict__["text"]
+class FullEntry(Entry):
+    """An :class:`Entry` with a slot for each field: what ``Entry(...)`` gives, and every reader but Codex's."""
+
+    __slots__ = _FULL_SLOTS
+
+
+#: The slot descriptors of the stored forms of ``text``, ``tool_input`` and ``usage`` (see below).
+_TEXT_SLOT = Entry.__dict__["_stored_text"]
+_TOOL_INPUT_SLOT = FullEntry.__dict__["_stored_tool_input"]
+_USAGE_SLOT = Entry.__dict__["_stored_usage"]
+_TOOL_CALL = Kind.TOOL_CALL
+
+
+def _entry_new(cls: type[Entry], *args: Any, **kwargs: Any) -> Entry:
+    """``Entry(...)`` is a :class:`FullEntry` (every field settable); ``cls.__new__(cls)`` alone, as copy and pickle call it, is ``cls``."""
+    return object.__new__(FullEntry if cls is Entry and (args or kwargs) else cls)
+
+
+setattr(Entry, "__new__", _entry_new)
+
+#: Every field's value, in order (``__eq__``).
+_FIELD_VALUES = attrgetter(*[f.name for f in fields(Entry)])
+
+
+def _entry_eq(self: Entry, other: object) -> object:
+    """Equal fields, whichever the layouts (the generated ``__eq__`` wants one class)."""
+    if not isinstance(other, Entry):
+        return NotImplemented
+    return _FIELD_VALUES(self) == _FIELD_VALUES(other)
+
+
+_entry_eq.__qualname__ = "Entry.__eq__"
+setattr(Entry, "__eq__", _entry_eq)
 
 
 def _text_get(entry: Entry) -> str:
@@ -122,13 +199,17 @@ def _text_get(entry: Entry) -> str:
 
 
 def _text_put(entry: Entry, value: str) -> None:
-    try:
-        held = _TOOL_INPUT_SLOT.__get__(entry, Entry)
-    except AttributeError:  # not set yet (``__setstate__`` sets the fields in order)
-        held = None
-    if type(held) is int:  # the tool input is the old text's end (see below): it keeps its own copy
-        stored = _TEXT_SLOT.__get__(entry, Entry)[held:]
-        _TOOL_INPUT_SLOT.__set__(entry, stored.encode() if type(stored) is str else stored)
+    if type(entry) is Entry:
+        if entry.kind is _TOOL_CALL:
+            raise AttributeError("an Entry's tool call reads its input from its text: make a new entry (dataclasses.replace)")
+    else:
+        try:
+            held = _TOOL_INPUT_SLOT.__get__(entry, FullEntry)
+        except AttributeError:  # not set yet (a copy or a pickle sets the slots in order)
+            held = None
+        if type(held) is int:  # the tool input is the old text's end (see below): it keeps its own copy
+            stored = _TEXT_SLOT.__get__(entry, Entry)[held:]
+            _TOOL_INPUT_SLOT.__set__(entry, stored.encode() if type(stored) is str else stored)
     _TEXT_SLOT.__set__(entry, value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value)
 
 
@@ -137,18 +218,17 @@ def _text_put(entry: Entry, value: str) -> None:
 # ends with one) makes a text 2 bytes a character, an emoji 4. Most transcript text is ASCII with
 # a few such characters, so in UTF-8 it takes about half, and entries are the dashboard's largest
 # data (~19 MiB of texts at 100 MB, ~10 MiB less packed). The slot keeps the stored form; a
-# property over it encodes on write (the generated ``__init__`` writes through it too) and
-# decodes on read, so every reader of ``entry.text`` sees a ``str`` equal to what was given
-# (``surrogatepass``: a lone surrogate round-trips).
+# property over it encodes on write and decodes on read, so every reader of ``entry.text`` sees
+# a ``str`` equal to what was given (``surrogatepass``: a lone surrogate round-trips).
 setattr(Entry, "text", property(_text_get, _text_put, doc="The entry's text (see the field's comment)."))
 
 
-#: The slot descriptor of ``Entry.tool_input``: the stored form (see below).
-_TOOL_INPUT_SLOT = Entry.__dict__["tool_input"]
-
-
 def _tool_input_get(entry: Entry) -> dict[str, Any] | None:
-    value = _TOOL_INPUT_SLOT.__get__(entry, Entry)
+    if type(entry) is Entry:  # a tool call's text is ``name {input JSON}`` (``Transcript.add``)
+        if entry.kind is _TOOL_CALL:
+            return cast("dict[str, Any]", orjson.loads(_text_get(entry)[len(cast(str, entry.tool_name)) + 1 :]))
+        return None
+    value = _TOOL_INPUT_SLOT.__get__(entry, FullEntry)
     if type(value) is bytes:
         return cast("dict[str, Any]", orjson.loads(value))
     if type(value) is int:  # the stored text from there on (``keep_tool_input_in_text``)
@@ -157,6 +237,8 @@ def _tool_input_get(entry: Entry) -> dict[str, Any] | None:
 
 
 def _tool_input_put(entry: Entry, value: dict[str, Any] | None) -> None:
+    if type(entry) is Entry:
+        raise AttributeError("an Entry's tool input is read from its text: make a new entry (dataclasses.replace)")
     if type(value) is dict and value:
         try:
             packed = bytes(memoryview(orjson.dumps(value)))  # exact size: orjson leaves its buffer over-allocated
@@ -178,8 +260,13 @@ def _tool_input_put(entry: Entry, value: dict[str, Any] | None) -> None:
 # per scan.
 setattr(Entry, "tool_input", property(_tool_input_get, _tool_input_put, doc="The tool call's input (bounded)."))
 
-#: The slot descriptor of ``Entry.usage``: the stored form (see below).
-_USAGE_SLOT = Entry.__dict__["usage"]
+
+def _uuid_get(entry: Entry) -> str | None:
+    return entry.tool_use_id  # an Entry's (a FullEntry's slot hides this property)
+
+
+setattr(Entry, "uuid", property(_uuid_get, doc="The row's uuid (Codex: the call id, its ``tool_use_id``)."))
+
 #: A usage packed by :func:`keep_usage_packed`: its six figures (no window: 0).
 _USAGE_PACKED = struct.Struct("<6I")
 
@@ -213,37 +300,31 @@ def keep_usage_packed(entry: Entry, usage: Usage) -> None:
         and (window is None or (type(window) is int and window > 0))
     ):
         try:
-            entry._stored_usage = _USAGE_PACKED.pack(context, output, given, created, cached, window or 0)  # type: ignore[attr-defined]  # the slot's alias
+            entry._stored_usage = _USAGE_PACKED.pack(context, output, given, created, cached, window or 0)  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
         except struct.error:  # a figure out of range
             pass
         else:
             return
-    entry._stored_usage = usage  # type: ignore[attr-defined]  # the slot's alias
+    entry._stored_usage = usage  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
 
 
 # ``Entry.usage`` may be kept packed (:func:`keep_usage_packed`); every read gives a ``Usage``.
 setattr(Entry, "usage", property(_usage_get, _usage_put, doc="Reported usage, on the row that carries it."))
 
-# The two slots' own descriptors under a second name: ``entry._stored_text = x`` stores into the
-# slot with no property call (CPython specialises it as any slot store); see ``_entry_init``.
-setattr(Entry, "_stored_text", _TEXT_SLOT)
-setattr(Entry, "_stored_tool_input", _TOOL_INPUT_SLOT)
-setattr(Entry, "_stored_usage", _USAGE_SLOT)
-
 
 def store_tool_input_json(entry: Entry, packed: bytes) -> None:
-    """Store a non-empty tool input as ``packed``, its JSON, without the setter's parse-back check.
+    """Store a :class:`FullEntry`'s non-empty tool input as ``packed``, its JSON, without the setter's parse-back check.
 
     Only for an input ``orjson.loads`` produced from ``packed`` or whose
     ``orjson.dumps`` is ``packed`` (every value JSON holds exactly: no tuple,
     NaN or lone surrogate), exactly sized (not ``orjson.dumps``'s
     over-allocated buffer): reading it gives back an equal dict.
     """
-    entry._stored_tool_input = packed  # type: ignore[attr-defined]  # an alias of the slot, set above
+    entry._stored_tool_input = packed  # type: ignore[attr-defined]  # FullEntry's slot
 
 
 def keep_tool_input_in_text(entry: Entry, name: str) -> None:
-    """Keep a tool call's input as the end of its text, ``f"{name} {json}"``, instead of a second copy.
+    """Keep a :class:`FullEntry`'s tool input as the end of its text, ``f"{name} {json}"``, instead of a second copy.
 
     Only for an entry whose whole text (not a preview) is ``name``, a space and
     the input's JSON as :func:`store_tool_input_json` would store it (or the
@@ -251,10 +332,11 @@ def keep_tool_input_in_text(entry: Entry, name: str) -> None:
     slot then holds where the JSON starts in the stored text (a small int:
     characters when the text is ASCII, else bytes of its UTF-8), and a read
     parses it from there. A tool call's input is also in its text; kept once,
-    a 100 MB session holds ~2.9 MiB less (Codex, 35,000 calls).
+    a 100 MB session holds ~2.9 MiB less (Codex, 35,000 calls). (An
+    :class:`Entry` always reads it there, with no slot.)
     """
     stored = _TEXT_SLOT.__get__(entry, Entry)
-    entry._stored_tool_input = len(name) + 1 if type(stored) is str else len(name.encode("utf-8", "surrogatepass")) + 1  # type: ignore[attr-defined]  # an alias of the slot, set above
+    entry._stored_tool_input = len(name) + 1 if type(stored) is str else len(name.encode("utf-8", "surrogatepass")) + 1  # type: ignore[attr-defined]  # FullEntry's slot
 
 
 def _entry_init(
@@ -279,7 +361,7 @@ def _entry_init(
     chars: int = 0,
     tokens_counted: bool = False,
 ) -> None:
-    """The dataclass's ``__init__``, with ``text`` and ``tool_input`` stored straight into their slots.
+    """A :class:`FullEntry`'s ``__init__``: the dataclass's, with ``text`` and ``tool_input`` stored straight into their slots.
 
     The generated one writes them through the properties above: two Python
     calls per entry, which made building an entry cost twice the stores
@@ -289,7 +371,7 @@ def _entry_init(
     self.seq = seq
     self.kind = kind
     self.role = role
-    self._stored_text = text.encode("utf-8", "surrogatepass") if type(text) is str and not text.isascii() else text  # type: ignore[attr-defined]  # an alias of the slot, set above
+    self._stored_text = text.encode("utf-8", "surrogatepass") if type(text) is str and not text.isascii() else text  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
     self.tokens = tokens
     self.round = round
     self.timestamp = timestamp
@@ -297,14 +379,14 @@ def _entry_init(
     self.message_id = message_id
     self.tool_name = tool_name
     if tool_input is None:
-        self._stored_tool_input = None  # type: ignore[attr-defined]  # an alias of the slot, set above
+        self._stored_tool_input = None  # type: ignore[attr-defined]  # FullEntry's slot
     else:
         _tool_input_put(self, tool_input)
     self.tool_use_id = tool_use_id
     self.is_sidechain = is_sidechain
     self.is_error = is_error
     self.truncated = truncated
-    self._stored_usage = usage  # type: ignore[attr-defined]  # an alias of the slot, set above
+    self._stored_usage = usage  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
     self.in_context = in_context
     self.chars = chars
     self.tokens_counted = tokens_counted
@@ -312,6 +394,42 @@ def _entry_init(
 
 _entry_init.__qualname__ = "Entry.__init__"
 setattr(Entry, "__init__", _entry_init)
+
+
+def init_entry(
+    self: Entry,
+    seq: int,
+    kind: Kind,
+    role: str,
+    text: str,
+    tokens: int,
+    round: int,  # noqa: A002 - the field's name
+    timestamp: str | None,
+    tool_name: str | None,
+    tool_use_id: str | None,
+    truncated: bool,
+    chars: int,
+) -> None:
+    """Set an :class:`Entry`'s (``object.__new__(Entry)``) slots; usage none, in context, not counted.
+
+    The caller vouches for the fields it has no slot for: ``uuid`` is
+    ``tool_use_id``, a tool call's text is ``tool_name``, a space and its
+    input's JSON (whole), the others their defaults (``Transcript.add``).
+    """
+    self.seq = seq
+    self.kind = kind
+    self.role = role
+    self._stored_text = text.encode("utf-8", "surrogatepass") if type(text) is str and not text.isascii() else text  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
+    self.tokens = tokens
+    self.round = round
+    self.timestamp = timestamp
+    self.tool_name = tool_name
+    self.tool_use_id = tool_use_id
+    self._stored_usage = None  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
+    self.in_context = True
+    self.truncated = truncated
+    self.chars = chars
+    self.tokens_counted = False
 
 
 def text_key(entry: Entry) -> str | bytes:

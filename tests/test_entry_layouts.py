@@ -1,0 +1,103 @@
+"""An Entry (the Codex reader's 14 slots) reads as the FullEntry the same rows would give."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CODEX_FULL, CODEX_REDACTED, fixture
+from ctx_tui.transcripts.builder import Transcript
+from ctx_tui.transcripts.codex import CodexReader
+from ctx_tui.transcripts.model import Entry, Format, FullEntry, Kind
+from ctx_tui.transcripts.reader import TranscriptReader
+
+NAMES = [f.name for f in dataclasses.fields(Entry)]
+
+
+def _read(path: Path, monkeypatch: pytest.MonkeyPatch, compact: bool) -> list[Entry]:
+    with monkeypatch.context() as patched:
+        if not compact:
+            made = CodexReader.__init__
+
+            def full_entries(self: CodexReader, transcript: Transcript) -> None:
+                made(self, transcript)
+                transcript.compact_entries = False
+
+            patched.setattr(CodexReader, "__init__", full_entries)
+        reader = TranscriptReader(path)
+        reader.poll()
+        return reader.transcript.entries
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
+def test_a_codex_session_reads_the_same_in_either_layout(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    compact, full = _read(fixture(name), monkeypatch, True), _read(fixture(name), monkeypatch, False)
+    assert {type(e) for e in compact} == {Entry} and {type(e) for e in full} == {FullEntry}
+    assert [[getattr(e, n) for n in NAMES] for e in compact] == [[getattr(e, n) for n in NAMES] for e in full]
+    assert compact == full  # equal across the layouts
+    calls = [e for e in compact if e.kind is Kind.TOOL_CALL]
+    assert calls and all(e.tool_input is not None and e.uuid is e.tool_use_id for e in calls)
+    assert sys.getsizeof(compact[0]) + 40 == sys.getsizeof(full[0])
+
+
+def test_an_entry_copies_pickles_and_replaces_as_itself() -> None:
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    call = t.add_tool_call("shell", {"command": ["ls", "-la"], "note": "café"}, parsed=True, uuid="c1", tool_use_id="c1")
+    result = t.add(Kind.TOOL_RESULT, "tool", "done — ok", uuid="c1", tool_use_id="c1")
+    for entry in (call, result):
+        assert type(entry) is Entry
+        for again in (copy.copy(entry), pickle.loads(pickle.dumps(entry))):
+            assert type(again) is Entry and again == entry and dataclasses.asdict(again) == dataclasses.asdict(entry)
+        replaced = dataclasses.replace(entry, seq=9)
+        assert type(replaced) is FullEntry and replaced.seq == 9 and dataclasses.replace(replaced, seq=entry.seq) == entry
+    assert call.tool_input == {"command": ["ls", "-la"], "note": "café"} and call.uuid == "c1" and result.tool_name == "shell"
+    assert type(Entry(0, Kind.USER, "user", "hi", 1, 1)) is FullEntry
+
+
+def test_an_entry_refuses_what_it_has_no_slot_for() -> None:
+    """Its text, a tool call's input and the five fields it reads from others stay as built."""
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    call = t.add_tool_call("shell", {"command": "ls"}, parsed=True, uuid="c1", tool_use_id="c1")
+    reply = t.add(Kind.ASSISTANT, "assistant", "hello")
+    with pytest.raises(AttributeError):
+        call.text = "shell {}"
+    with pytest.raises(AttributeError):
+        call.tool_input = {}
+    for name, value in (("uuid", "u"), ("message_id", "m"), ("is_sidechain", True), ("is_error", True)):
+        with pytest.raises(AttributeError):
+            setattr(reply, name, value)
+    reply.text, reply.tokens, reply.tokens_counted, reply.in_context = "hello again", 3, True, False
+    assert (reply.text, reply.tokens, reply.tokens_counted, reply.in_context) == ("hello again", 3, True, False)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"uuid": "row", "tool_use_id": "call"},  # a uuid of its own
+        {"message_id": "m1"},
+        {"is_sidechain": True},
+        {"is_error": True},
+        {"in_context": False},
+        {"tool_input": {"a": 1}},  # an input not read from the text
+    ],
+)
+def test_a_field_an_entry_cannot_hold_gives_a_full_entry(kwargs: dict[str, object]) -> None:
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    entry = t.add(Kind.TOOL_RESULT, "tool", "out", **kwargs)  # type: ignore[arg-type]
+    assert type(entry) is FullEntry and all(getattr(entry, k) == v for k, v in kwargs.items())
+
+
+def test_a_cut_or_unparsed_tool_call_is_a_full_entry() -> None:
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    assert type(t.add_tool_call("shell", {"command": "x" * 5000}, parsed=True)) is FullEntry  # its text is a preview
+    assert type(t.add_tool_call("shell", {"t": (1, 2)})) is FullEntry  # not parsed: its input kept as given
+    assert type(t.add_tool_call("shell", {}, parsed=True)) is Entry and t.entries[-1].tool_input == {}
