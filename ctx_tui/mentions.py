@@ -1486,49 +1486,79 @@ class ScoreBound:
         base: float = sum(map(pow, map(_mul, profile.weak, map(self.low.__getitem__, profile.keys)), _TWOS))
         return base
 
-    def may_reach(self, profile: Profile, item_base: float, floor: float) -> bool:
-        """Whether the item may score ``floor`` (``item_base``: :meth:`item_base`), rounding allowed for."""
-        return self.of(profile, item_base) >= floor * _MARGIN
+    def may_reach(self, profile: Profile, item_base: float, floor: float, plan: BoundPlan | None = None) -> bool:
+        """Whether the item may score ``floor`` (``item_base``: :meth:`item_base`; ``plan``: its
+        :meth:`plan`, if known), rounding allowed for."""
+        return self.of(profile, item_base, plan) >= floor * _MARGIN
 
-    def of(self, profile: Profile, item_base: float) -> float:
-        """An upper bound of the item's score (``item_base``: :meth:`item_base`); ``math.inf`` where none is worked out."""
+    def plan(self, profile: Profile) -> BoundPlan:
+        """What :meth:`of` reads of the item and the sentence whatever the frequencies (a scan that
+        bounds one sentence at many positions works it out once): a bound already known (``math.inf``
+        where none is worked out, 0 where nothing is shared), or the shared terms (key, item factor
+        times sentence weight, sentence weight, whether each side writes it as an identifier) and,
+        where both name concepts, the concept matches that count (their factor, the item's sources
+        and the sentence's, each as its keys)."""
         if self.question or (profile.tools and self.runs):
             return math.inf  # a short question about a name, a command running it: see the class
         weights, factors, concepts = self.weights, profile.factors, self.concepts
-        shared = list(filter(weights.__contains__, profile.keys))
+        shared = [k for k in profile.keys if k in weights]
         overlap = concepts.keys() & profile.concepts.keys() if concepts else ()
         if not shared and len(overlap) < CONCEPT_EVIDENCE:
             return 0.0  # no shared term, and too few concepts both name to be evidence
+        terms = tuple((k, factors[k] * weights[k], weights[k], weights[k] >= STRONG, factors[k] >= STRONG) for k in shared)
+        if not overlap:
+            return terms, None
+        soft: list[tuple[float, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]] = []
+        for concept in overlap:  # _several is at most the norm of all the sources' weights, on each side
+            mine, theirs = profile.concepts[concept], concepts[concept]
+            if concept != FILE_KIND and (any(_has(src, weights) for src in mine) or any(_has(src, factors) for src in theirs)):
+                continue  # a word both name links them there: no match (see _concept_matches)
+            # JARGON where a match could be made of technical words only (at least the factor used)
+            jargon = not all(map(_everyday_source, mine)) and not all(map(_everyday_source, theirs))
+            factor = max(JARGON, CONCEPT) if jargon else CONCEPT
+            soft.append((factor, tuple(tuple(s.split(" ")) for s in mine), tuple(tuple(s.split(" ")) for s in theirs)))
+        return terms, tuple(soft)
+
+    def of(self, profile: Profile, item_base: float, plan: BoundPlan | None = None) -> float:
+        """An upper bound of the item's score (``item_base``: :meth:`item_base`; ``plan``: its
+        :meth:`plan`, if known); ``math.inf`` where none is worked out."""
+        if plan is None:
+            plan = self.plan(profile)
+        if isinstance(plan, float):
+            return plan
+        shared, concepts = plan
         high, low = self.high, self.low
         lows = high if self.exact else low
         dot = said = sentence_strong = item_strong = 0.0
-        for key in shared:
-            weight, factor, value = weights[key], factors[key], high[key]
-            dot += factor * weight * value * value
+        for key, factor_weight, weight, sentence_strongly, item_strongly in shared:
+            value = high[key]
+            dot += factor_weight * value * value
             said += weight * value
-            if weight >= STRONG:
+            if sentence_strongly:
                 sentence_strong += lows[key] ** 2 * (STRONG * STRONG - 1.0)
-            if factor >= STRONG:
+            if item_strongly:
                 item_strong += lows[key] ** 2 * (STRONG * STRONG - 1.0)
         if self.short and shared:
-            rest = self.own - sum([weights[k] * low[k] for k in shared])  # the other words' part, at least
+            rest = self.own - sum([weight * low[key] for key, _, weight, _, _ in shared])  # the other words' part, at least
             if said >= SHORT_SHARE * _MARGIN * (said + rest):
                 return math.inf  # its share of weight may lift the score
-        if overlap:
+        if concepts is not None:
             soft = 0.0
-            for concept in overlap:  # _several is at most the norm of all the sources' weights, on each side
-                mine, theirs = profile.concepts[concept], concepts[concept]
-                if concept != FILE_KIND and (any(_has(src, weights) for src in mine) or any(_has(src, factors) for src in theirs)):
-                    continue  # a word both name links them there: no match (see _concept_matches)
-                # JARGON where a match could be made of technical words only (at least the factor used)
-                jargon = not all(map(_everyday_source, mine)) and not all(map(_everyday_source, theirs))
-                soft += (max(JARGON, CONCEPT) if jargon else CONCEPT) * math.sqrt(
-                    sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in mine])
-                    * sum([max(map(high.__getitem__, s.split(" "))) ** 2 for s in theirs])
+            highs = high.__getitem__
+            for factor, mine, theirs in concepts:
+                soft += factor * math.sqrt(
+                    sum([max(map(highs, s)) ** 2 for s in mine]) * sum([max(map(highs, s)) ** 2 for s in theirs])
                 )
             dot = (dot + soft) / PARAPHRASE
         norms = (self.base + sentence_strong) * (item_base + item_strong)
         return dot / math.sqrt(norms) if norms > 0.0 else math.inf
+
+
+#: :meth:`ScoreBound.plan`: a bound, or the shared terms and the concept matches (None where both name no concept in common).
+BoundPlan = float | tuple[
+    tuple[tuple[str, float, float, bool, bool], ...],
+    tuple[tuple[float, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...] | None,
+]
 
 
 def _evidence(sentence: str) -> str:

@@ -54,8 +54,9 @@ from __future__ import annotations
 import hashlib
 import math
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from operator import add
 from typing import Any
 
@@ -64,6 +65,7 @@ from ctx_tui.memory.references import _TURNS, Reference, _reference, _strings, m
 from ctx_tui.memory.scan_cache import ScanCache, UnitHits
 from ctx_tui.mentions import (
     COMMON_SHARE,
+    BoundPlan,
     MAX_POSTING,
     PARSED_CACHE_CHARS,
     PRIOR_SENTENCES,
@@ -359,7 +361,8 @@ class _Scan:
         self.index = MentionIndex(threshold=threshold)
         for item in items:
             self.index.add(item.id, item.content)
-        self._split: tuple[int, list[str]] = (-1, [])  # the text last split again (see sentence)
+        # the text last split again (see sentence): where it is, the text and its sentences
+        self._split: tuple[int, str, list[str]] = (-1, "", [])
         self._parsed: tuple[int, _Parsed | None] = (-1, None)
         self.owner = Vocabulary()  # names the norms' cache state (see _Idf)
         self.units: list[_Unit] = []
@@ -367,7 +370,7 @@ class _Scan:
         # distinct sentence (by number) -> its text, None for a long one (not kept: found again in
         # its entry when matched)
         self.texts: list[str | None] = []
-        self._items: dict[int, frozenset[str]] = {}  # distinct sentence -> those items, once asked for
+        self.items: dict[int, frozenset[str]] = {}  # distinct sentence -> those items (see items_of), once asked for
         self._strict: dict[int, frozenset[str]] = {}  # distinct sentence -> those strict text there may mention
         self._alike: dict[frozenset[str], frozenset[str]] = {}  # one set for all alike
         holders: dict[str, list[int]] = {}  # term key -> the distinct sentences holding it
@@ -428,8 +431,8 @@ class _Scan:
         del split, numbering
         self.ids = ids
         places: list[list[int]] = [[] for _ in self.texts]
-        for position, d in enumerate(ids, offset):
-            places[d].append(position)
+        # each position appended to its distinct sentence's list (C-level maps: no Python step per position)
+        deque(map(list.append, map(places.__getitem__, ids), count(offset)), maxlen=0)
         counts = before.counts if before is not None else {}
         self.frequencies = _Frequencies(holders, places, counts)
         # each term's sentence frequency at the end (what the next scan takes as ``before``)
@@ -439,6 +442,8 @@ class _Scan:
             for key, distinct in holders.items():
                 self.counts[key] = counts.get(key, 0) + sum([len(places[d]) for d in distinct])
         self._low = self._wide = _LowIdf(-1.0, -1, {})  # the bounds last used (see _reachable)
+        #: (distinct sentence, strict) -> item -> its :meth:`~ctx_tui.mentions.ScoreBound.plan` (see _reachable)
+        self._plans: dict[tuple[int, bool], dict[str, BoundPlan]] = {}
         #: distinct sentence -> item -> the positions (first, last) where it is known not to mention the item
         self._ruled_out: dict[int, dict[str, tuple[int, int]]] = {}
         self.positions = offset + len(ids)
@@ -458,11 +463,11 @@ class _Scan:
     def items_of(self, position: int) -> frozenset[str]:
         """The items sharing a term with the sentence at ``position`` (common there or not)."""
         d = self.ids[position - self.offset]
-        items = self._items.get(d)
+        items = self.items.get(d)
         if items is None:
             postings = self.index._postings
             items = frozenset().union(*[postings[k] for k in self.parsed(position).keys & postings.keys()])
-            items = self._items[d] = self._alike.setdefault(items, items)
+            items = self.items[d] = self._alike.setdefault(items, items)
         return items
 
     def strict_items(self, position: int) -> frozenset[str]:
@@ -471,9 +476,11 @@ class _Scan:
         d = self.ids[position - self.offset]
         items = self._strict.get(d)
         if items is None:
-            keys = {k for k in self.parsed(position).keys if k[0] != "~"}  # its words, not its concepts
-            profiles = self.index.profiles
-            items = frozenset([i for i in self.items_of(position) if strict_may_mention(profiles[i], keys)])
+            items = self.items_of(position)
+            if items:
+                keys = {k for k in self.parsed(position).keys if k[0] != "~"}  # its words, not its concepts
+                profiles = self.index.profiles
+                items = frozenset([i for i in items if strict_may_mention(profiles[i], keys)])
             items = self._strict[d] = self._alike.setdefault(items, items)
         return items
 
@@ -493,11 +500,17 @@ class _Scan:
         at = bisect_right(self.starts, position) - 1
         entry, t = self.where[at]
         if self._split[0] != at:
-            self._split = (at, sentences(texts_of(entry)[t]))
-        return self._split[1][position - self.starts[at]]
+            text = texts_of(entry)[t]
+            # the same text elsewhere (a session repeats its long texts too) is not split again
+            self._split = (at, text, self._split[2] if text == self._split[1] else sentences(text))
+        return self._split[2][position - self.starts[at]]
 
-    def match(self, position: int, strict: bool, only: frozenset[str] | None) -> dict[str, Mention]:
-        """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``.
+    def match(
+        self, position: int, strict: bool, only: frozenset[str] | None, beat: Mapping[str, float] | None = None
+    ) -> dict[str, Mention]:
+        """What the forward scan's ``match_sentence`` gives at ``position``, for the items ``only``;
+        ``beat``: an item whose hit there would not score more than this is left out (the caller
+        keeps only a better hit).
 
         Only the candidates :meth:`_reachable` keeps are scored: a sentence left with none is not
         (the frequencies of its other terms there are not even looked up)."""
@@ -520,21 +533,30 @@ class _Scan:
         if not candidates:
             return {}
         idf = _Idf(self.owner, df, n)
-        reachable = self._reachable(position, d, parsed, candidates, df, idf.log_n, strict)
+        reachable = self._reachable(position, d, parsed, candidates, df, idf.log_n, strict, beat)
         if not reachable:
             return {}
         df.add(parsed.keys)
         return index.score_sentence(self.sentence(position), parsed, held, reachable, idf, strict)
 
     def _reachable(
-        self, position: int, d: int, parsed: _Parsed, candidates: Iterable[str], df: _At, log_n: float, strict: bool
+        self,
+        position: int,
+        d: int,
+        parsed: _Parsed,
+        candidates: Iterable[str],
+        df: _At,
+        log_n: float,
+        strict: bool,
+        beat: Mapping[str, float] | None,
     ) -> list[str]:
         """The ``candidates`` whose :class:`~ctx_tui.mentions.ScoreBound` at ``position`` reaches the
         threshold: the terms an item shares with the sentence (``d``, ``parsed``) at their IDF
         there (``df``, ``log_n``), every other term at a lower bound from its frequency at the end
         of the position's :data:`LOG_STEP`. A candidate well below (:data:`RANGE_SLACK`) is bounded
         again for every position of the sentence down to :data:`RANGE_START` tenths of this one; if
-        that holds too, it is not matched with the sentence there again (:attr:`_ruled_out`)."""
+        that holds too, it is not matched with the sentence there again (:attr:`_ruled_out`). Nor is a
+        candidate kept whose bound is below its score in ``beat`` (a hit there could not score more)."""
         low = self._low
         if not low.log_n <= log_n < low.log_n + LOG_STEP:
             step = math.floor(log_n / LOG_STEP) * LOG_STEP
@@ -543,14 +565,21 @@ class _Scan:
         low.add(parsed.weighted()[0])  # the sentence's norm, at the bounds: what ScoreBound reads
         bound = ScoreBound(parsed, _HighIdf(log_n, df), low, strict, exact=True)
         profiles, threshold = self.index.profiles, self.index.threshold
+        plans = self._plans.get((d, strict))
+        if plans is None:
+            plans = self._plans[d, strict] = {}
         reachable: list[str] = []
         wide: ScoreBound | None = None  # the bound from ``start`` to ``position``
         start = position * RANGE_START // 10
         for item in candidates:
             profile = profiles[item]
-            value = bound.of(profile, _item_base(bound, low, item, profile))
+            plan = plans.get(item)
+            if plan is None:
+                plan = plans[item] = bound.plan(profile)
+            value = bound.of(profile, _item_base(bound, low, item, profile), plan)
             if value >= threshold * _MARGIN:
-                reachable.append(item)
+                if not (beat and item in beat and value < beat[item] * _MARGIN):  # (else it cannot score more)
+                    reachable.append(item)
             elif value < threshold * RANGE_SLACK:
                 if wide is None:
                     step = math.floor(math.log(start + PRIOR_SENTENCES + 2) / LOG_STEP) * LOG_STEP
@@ -558,7 +587,7 @@ class _Scan:
                         self._wide = _LowIdf(step, low.last, low.df)
                     self._wide.add(parsed.weighted()[0])
                     wide = ScoreBound(parsed, _HighIdf(log_n, self.frequencies.at(start, ())), self._wide, strict, exact=False)
-                if not wide.may_reach(profile, _item_base(wide, self._wide, item, profile), threshold):
+                if not wide.may_reach(profile, _item_base(wide, self._wide, item, profile), threshold, plan):
                     self._ruled_out.setdefault(d, {})[item] = (start, position)
         return reachable
 
@@ -594,25 +623,32 @@ class _Scan:
         previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
         strict = unit.entry.kind is Kind.TOOL_CALL
         threshold = self.index.threshold
-        open_ = self.open
+        open_, items, ids, offset = self.open, self.items, self.ids, self.offset
         hits: dict[str, Mention] = {}
         for start, size in unit.texts:
             found: dict[str, Mention] = {}
+            if previous and size and is_followup(self.sentence(start)):
+                evidence = _evidence(self.sentence(start))
+                for item in previous:
+                    found[item] = Mention(threshold, evidence, (), followup=True)
+            # per item, the score a hit must exceed to change what the unit gives: a sentence that cannot
+            # is not scored for it (the first best hit of a text is kept, then the first best of the unit's texts)
+            beat = {item: hit.score for item, hit in hits.items()}
+            for item, hit in found.items():
+                beat[item] = max(hit.score, beat.get(item, hit.score))
             for position in range(start, start + size):
-                if position == start and previous and is_followup(self.sentence(position)):
-                    evidence = _evidence(self.sentence(position))
-                    for item in previous:
-                        found[item] = Mention(threshold, evidence, (), followup=True)
                 if position not in open_:
                     continue  # no item can be mentioned there
-                may = self.strict_items(position) if strict else self.items_of(position)
-                asked = only & may
+                may = self.strict_items(position) if strict else items.get(ids[position - offset])
+                asked = only & (self.items_of(position) if may is None else may)
                 if not asked:
                     continue  # no item asked for can be mentioned there
-                for item, hit in self.match(position, strict, asked).items():
+                for item, hit in self.match(position, strict, asked, beat).items():
                     best = found.get(item)
                     if best is None or hit.score > best.score:
                         found[item] = hit
+                        if hit.score > beat.get(item, hit.score - 1.0):
+                            beat[item] = hit.score
             for item, hit in found.items():
                 if item not in hits or hit.score > hits[item].score:
                     hits[item] = hit
@@ -651,10 +687,14 @@ class _Scan:
         if unit.texts is None:
             raise _Unnumbered
         open_ = self.open
-        items_of = self.strict_items if unit.entry.kind is Kind.TOOL_CALL else self.items_of
-        return frozenset().union(
-            *[items_of(p) for start, size in unit.texts for p in range(start, start + size) if p in open_]
-        )
+        if unit.entry.kind is Kind.TOOL_CALL:
+            strict_items = self.strict_items
+            return frozenset().union(*[strict_items(p) for start, size in unit.texts for p in range(start, start + size) if p in open_])
+        items, ids, offset, items_of = self.items, self.ids, self.offset, self.items_of
+        return frozenset().union(*[
+            may if (may := items.get(ids[p - offset])) is not None else items_of(p)
+            for start, size in unit.texts for p in range(start, start + size) if p in open_
+        ])
 
 
 def latest_occurrences(
