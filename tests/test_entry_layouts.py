@@ -1,4 +1,4 @@
-"""An Entry (the Codex reader's 14 slots) reads as the FullEntry the same rows would give."""
+"""An Entry (the Codex reader's 12 slots) reads as the FullEntry the same rows would give."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_a_codex_session_reads_the_same_in_either_layout(name: str, monkeypatch:
     assert compact == full  # equal across the layouts
     calls = [e for e in compact if e.kind is Kind.TOOL_CALL]
     assert calls and all(e.tool_input is not None and e.uuid is e.tool_use_id for e in calls)
-    assert sys.getsizeof(compact[0]) + 40 == sys.getsizeof(full[0])
+    assert sys.getsizeof(compact[0]) + 56 == sys.getsizeof(full[0])
 
 
 def test_an_entry_copies_pickles_and_replaces_as_itself() -> None:
@@ -61,20 +61,23 @@ def test_an_entry_copies_pickles_and_replaces_as_itself() -> None:
 
 
 def test_an_entry_refuses_what_it_has_no_slot_for() -> None:
-    """Its text, a tool call's input and the five fields it reads from others stay as built."""
+    """Its text, a tool call's input and the seven fields it reads from others stay as built."""
     t = Transcript(Format.CODEX)
     t.compact_entries = True
     call = t.add_tool_call("shell", {"command": "ls"}, parsed=True, uuid="c1", tool_use_id="c1")
     reply = t.add(Kind.ASSISTANT, "assistant", "hello")
     with pytest.raises(AttributeError):
-        call.text = "shell {}"
-    with pytest.raises(AttributeError):
         call.tool_input = {}
-    for name, value in (("uuid", "u"), ("message_id", "m"), ("is_sidechain", True), ("is_error", True)):
+    for entry in (call, reply):
+        with pytest.raises(AttributeError):
+            entry.text = "shell {}"
+    fields = (("uuid", "u"), ("message_id", "m"), ("is_sidechain", True), ("is_error", True), ("truncated", True), ("chars", 1))
+    for name, value in fields:
         with pytest.raises(AttributeError):
             setattr(reply, name, value)
-    reply.text, reply.tokens, reply.tokens_counted, reply.in_context = "hello again", 3, True, False
-    assert (reply.text, reply.tokens, reply.tokens_counted, reply.in_context) == ("hello again", 3, True, False)
+    reply.kind, reply.tokens, reply.tokens_counted, reply.in_context, reply.round = Kind.USER, 3, True, False, 2
+    assert (reply.kind, reply.tokens, reply.tokens_counted, reply.in_context, reply.round) == (Kind.USER, 3, True, False, 2)
+    assert (reply.text, reply.truncated, reply.chars) == ("hello", False, 5)
 
 
 @pytest.mark.parametrize(
@@ -93,6 +96,33 @@ def test_a_field_an_entry_cannot_hold_gives_a_full_entry(kwargs: dict[str, objec
     t.compact_entries = True
     entry = t.add(Kind.TOOL_RESULT, "tool", "out", **kwargs)  # type: ignore[arg-type]
     assert type(entry) is FullEntry and all(getattr(entry, k) == v for k, v in kwargs.items())
+
+
+@pytest.mark.parametrize(
+    "text", ["x" * 2500, "é — " * 700 + "ok", "y" * 2000, "a\n…[+4 chars] and more"], ids=["cut", "cut-utf8", "whole", "mark-inside"]
+)
+def test_an_entry_reads_its_cut_and_length_from_its_text(text: str) -> None:
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    entry = t.add(Kind.TOOL_RESULT, "tool", text)
+    assert type(entry) is Entry and entry.chars == len(text) and entry.truncated is (len(text) > 2000)
+    assert entry.text == text[:2000] + (f"\n…[+{len(text) - 2000} chars]" if len(text) > 2000 else "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ends as a preview does\n…[+40 chars]", "é" * 1900 + "\n…[+7 chars]", "x" * 2100 + "\n…[+7 chars]", "é" * 2100 + "\n…[+7 chars]"],
+    ids=["short", "short-utf8-long-bytes", "long", "long-utf8"],
+)
+def test_a_whole_text_that_ends_as_a_preview_reads_as_whole(text: str) -> None:
+    """Past ``PREVIEW_CHARS`` (where a preview is) such a text needs a FullEntry; shorter, an Entry reads it as whole."""
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    entry = t.add(Kind.ASSISTANT, "assistant", text)
+    assert type(entry) is (FullEntry if len(text) > 2000 else Entry)
+    assert (entry.truncated, entry.chars, entry.text) == (False, len(text), text)
+    sealed = t.add(Kind.SUMMARY, "system", "[a sealed summary]", whole_chars=90_000)
+    assert type(sealed) is FullEntry and (sealed.truncated, sealed.chars) == (True, 90_000)
 
 
 def test_a_cut_or_unparsed_tool_call_is_a_full_entry() -> None:

@@ -158,6 +158,7 @@ class Transcript:
         in_context: bool = True,
         usage: Usage | None = None,
         input_in_text: bool = False,
+        whole_chars: int | None = None,
     ) -> Entry:
         """Append an entry; long tool results / thinking keep a preview only.
 
@@ -167,6 +168,8 @@ class Transcript:
         by ``Kind`` hashes each member through ``Enum.__hash__``, a Python call.)
         ``input_in_text``: a tool call's text is ``tool_name``, a space and the
         JSON of its input (:meth:`add_tool_call`), so an :class:`Entry` can hold it.
+        ``whole_chars``: the text stands for a longer one of this many characters
+        (counted as a preview is: ``truncated``), such as a summary the agent keeps sealed.
         """
         chars = len(text)
         truncated = False
@@ -182,6 +185,8 @@ class Transcript:
             tokens = (chars + 3) // 4
         else:
             tokens = estimate_tokens(text)
+        if whole_chars is not None:
+            chars, truncated = whole_chars, True
         if timestamp == self._timestamp:
             # The same instant as the entry before (rows written together: one in eleven on a Codex
             # rollout, whose parsed rows each give a new str of ~80 bytes): held once.
@@ -203,11 +208,13 @@ class Transcript:
         # two direct calls save ~2% of a Codex read (docs/performance.md).
         if (
             self.compact_entries and uuid is tool_use_id and message_id is None and usage is None
-            and not (is_sidechain or is_error) and in_context
+            and not (is_sidechain or is_error) and in_context and whole_chars is None
             and (input_in_text and not truncated if kind is _TOOL_CALL else tool_input is None)
+            # an Entry whose text is longer than a preview's limit is one if it ends as one
+            and (chars <= PREVIEW_CHARS or truncated or not text.endswith(" chars]"))
         ):
             entry = _new(Entry)
-            init_entry(entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, tool_name, tool_use_id, truncated, chars)
+            init_entry(entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, tool_name, tool_use_id)
         else:
             entry = _new(FullEntry)
             _init_full(

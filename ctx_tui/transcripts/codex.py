@@ -563,5 +563,4 @@ class CodexReader:
         if sealed:
             # The summary the server wrote and encrypted: the model reads it, ctx-tui cannot; it stands
             # in the window as a note whose count is scaled to the summary's size (as a preview's is).
-            note = self.t.add(Kind.SUMMARY, "system", f"[encrypted compaction summary, about {sealed:,} characters]", timestamp=ts)
-            note.chars, note.truncated = sealed, True
+            self.t.add(Kind.SUMMARY, "system", f"[encrypted compaction summary, about {sealed:,} characters]", timestamp=ts, whole_chars=sealed)

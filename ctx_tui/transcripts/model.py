@@ -19,6 +19,7 @@ be whole when this module is imported, so a split would patch it from elsewhere.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -91,10 +92,10 @@ _T = TypeVar("_T")
 #: names of ``text`` and ``usage`` (properties, see below). What a Codex rollout's entries hold.
 _ENTRY_SLOTS = (
     "seq", "kind", "role", "_stored_text", "tokens", "round", "timestamp", "tool_name", "tool_use_id",
-    "_stored_usage", "in_context", "truncated", "chars", "tokens_counted",
+    "_stored_usage", "in_context", "tokens_counted",
 )
-#: The slots a :class:`FullEntry` adds: the fields only some formats set.
-_FULL_SLOTS = ("uuid", "message_id", "_stored_tool_input", "is_sidechain", "is_error")
+#: The slots a :class:`FullEntry` adds: the fields only some formats set, or that follow from the text.
+_FULL_SLOTS = ("uuid", "message_id", "_stored_tool_input", "is_sidechain", "is_error", "truncated", "chars")
 
 
 def _slotted(*slots: str) -> Callable[[type[_T]], type[_T]]:
@@ -122,14 +123,17 @@ class Entry:
     fields at the end, with a default.
 
     Two layouts, the same fields (``dataclasses.fields(Entry)``) and equal when
-    their fields are: an ``Entry`` itself holds the 14 fields every reader sets
-    (144 bytes); ``uuid`` reads as its ``tool_use_id``, ``tool_input`` is read
-    from a tool call's text (``name {input JSON}``), ``message_id``,
-    ``is_sidechain`` and ``is_error`` are their defaults, and none of these five
-    can be set. A :class:`FullEntry` has a slot for each field (184 bytes).
+    their fields are: an ``Entry`` itself holds 12 of them (128 bytes);
+    ``uuid`` reads as its ``tool_use_id``, ``tool_input`` is read from a tool
+    call's text (``name {input JSON}``), ``truncated`` and ``chars`` from its
+    text (a preview is longer than ``PREVIEW_CHARS`` and ends with
+    ``…[+N chars]``, see ``builder.preview``),
+    ``message_id``, ``is_sidechain`` and ``is_error`` are their defaults; none
+    of these seven can be set, nor the text they follow from. A
+    :class:`FullEntry` has a slot for each field (184 bytes).
     ``Entry(...)`` gives a ``FullEntry``; the builder gives an ``Entry`` only to
     a transcript that asks for them (``Transcript.compact_entries``: Codex, whose
-    125,000 entries at 100 MB never need the five) and only when its fields are
+    125,000 entries at 100 MB never need the seven) and only when its fields are
     those (see ``docs/performance.md``, "The entry's shape").
     """
 
@@ -200,16 +204,14 @@ def _text_get(entry: Entry) -> str:
 
 def _text_put(entry: Entry, value: str) -> None:
     if type(entry) is Entry:
-        if entry.kind is _TOOL_CALL:
-            raise AttributeError("an Entry's tool call reads its input from its text: make a new entry (dataclasses.replace)")
-    else:
-        try:
-            held = _TOOL_INPUT_SLOT.__get__(entry, FullEntry)
-        except AttributeError:  # not set yet (a copy or a pickle sets the slots in order)
-            held = None
-        if type(held) is int:  # the tool input is the old text's end (see below): it keeps its own copy
-            stored = _TEXT_SLOT.__get__(entry, Entry)[held:]
-            _TOOL_INPUT_SLOT.__set__(entry, stored.encode() if type(stored) is str else stored)
+        raise AttributeError("an Entry reads its length, cut and tool input from its text: make a new entry (dataclasses.replace)")
+    try:
+        held = _TOOL_INPUT_SLOT.__get__(entry, FullEntry)
+    except AttributeError:  # not set yet (a copy or a pickle sets the slots in order)
+        held = None
+    if type(held) is int:  # the tool input is the old text's end (see below): it keeps its own copy
+        stored = _TEXT_SLOT.__get__(entry, Entry)[held:]
+        _TOOL_INPUT_SLOT.__set__(entry, stored.encode() if type(stored) is str else stored)
     _TEXT_SLOT.__set__(entry, value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value)
 
 
@@ -266,6 +268,40 @@ def _uuid_get(entry: Entry) -> str | None:
 
 
 setattr(Entry, "uuid", property(_uuid_get, doc="The row's uuid (Codex: the call id, its ``tool_use_id``)."))
+
+#: The end of a preview (``builder.preview``): ``\n…[+N chars]``, N the characters cut.
+_CUT_MARK = re.compile(r"\n…\[\+(\d+) chars\]\Z")
+
+
+def _preview_text(entry: Entry) -> str | None:
+    """An Entry's text if it is a preview: longer than ``PREVIEW_CHARS`` and ending with the mark.
+
+    An Entry's previews are tool results' and thinking's (a tool call's text
+    is whole); the builder makes an ``Entry`` of a whole text longer than
+    that only when it does not end so.
+    """
+    stored = _TEXT_SLOT.__get__(entry, Entry)
+    if len(stored) > PREVIEW_CHARS and stored.endswith(" chars]" if type(stored) is str else b" chars]"):
+        text = _text_get(entry)
+        if len(text) > PREVIEW_CHARS:
+            return text
+    return None
+
+
+def _truncated_get(entry: Entry) -> bool:
+    return _preview_text(entry) is not None  # an Entry's (a FullEntry's slot hides this property)
+
+
+def _chars_get(entry: Entry) -> int:
+    """An Entry's: its text's length, or for a preview the length its mark gives."""
+    text = _preview_text(entry)
+    if text is not None and (mark := _CUT_MARK.search(text, len(text) - 40)) is not None:
+        return mark.start() + int(mark.group(1))
+    return len(_text_get(entry))
+
+
+setattr(Entry, "truncated", property(_truncated_get, doc="Whether the text is a preview, not the whole original."))
+setattr(Entry, "chars", property(_chars_get, doc="The length of the whole original text."))
 
 #: A usage packed by :func:`keep_usage_packed`: its six figures (no window: 0).
 _USAGE_PACKED = struct.Struct("<6I")
@@ -407,14 +443,14 @@ def init_entry(
     timestamp: str | None,
     tool_name: str | None,
     tool_use_id: str | None,
-    truncated: bool,
-    chars: int,
 ) -> None:
     """Set an :class:`Entry`'s (``object.__new__(Entry)``) slots; usage none, in context, not counted.
 
     The caller vouches for the fields it has no slot for: ``uuid`` is
     ``tool_use_id``, a tool call's text is ``tool_name``, a space and its
-    input's JSON (whole), the others their defaults (``Transcript.add``).
+    input's JSON (whole), a text longer than ``PREVIEW_CHARS`` ends with a
+    preview's mark exactly when it is one (``builder.preview``, ``chars`` the
+    whole's length), the others are their defaults (``Transcript.add``).
     """
     self.seq = seq
     self.kind = kind
@@ -427,8 +463,6 @@ def init_entry(
     self.tool_use_id = tool_use_id
     self._stored_usage = None  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
     self.in_context = True
-    self.truncated = truncated
-    self.chars = chars
     self.tokens_counted = False
 
 
