@@ -155,6 +155,11 @@ def test_the_backward_scan_finds_the_same_command_mentions(tmp_path: Path) -> No
     assert {r.round for r in forward["zephyr"] if r.kind == "tool_call"} == {9, 17, 21}
     assert 12 in {r.round for r in forward["k8s"]}
     state = session.state()
-    backward = latest_occurrences(items, session.entries, state.live[0].entry.seq, state.rounds, 0.28, 50)
+    live_from = state.live[0].entry.seq
+    backward = latest_occurrences(items, session.entries, live_from, state.rounds, 0.28, 50)
     for item in items:
-        assert backward[item.id] == forward[item.id][len(forward[item.id]) - len(backward[item.id]) :]
+        full = [  # before the live window, the backward scan looks for the latest reference of each round only
+            r for n, r in enumerate(forward[item.id])
+            if r.seq >= live_from or n + 1 == len(forward[item.id]) or forward[item.id][n + 1].round != r.round
+        ]
+        assert backward[item.id] == full[len(full) - len(backward[item.id]) :]

@@ -6,7 +6,8 @@ with the items extraction finds and with items cut from the session's own
 sentences (entered at various rounds, some with rounds already in memory), the
 statuses it yields must be those of :func:`~ctx_tui.memory.references.occurrences`
 (everything the tracker stores: the latest referenced rounds, the last
-reference, the position, decay), and its references the tail of the forward ones.
+reference, the position, decay), and its references the tail of the forward ones
+(before the live window, the latest of each round).
 A small ``keep`` makes the scan stop early, so the stopping rule is exercised
 on sessions of any size.
 """
@@ -77,6 +78,14 @@ def _stored(status: ItemStatus, keep: int) -> tuple[object, ...]:
     )
 
 
+def _latest_of_rounds(found: list[Reference], live_from: int) -> list[Reference]:
+    """``found`` (in transcript order) as the backward scan reads it: every reference in the live
+    window (from the seq ``live_from``), before it only the latest of each round."""
+    return [
+        ref for n, ref in enumerate(found) if ref.seq >= live_from or n + 1 == len(found) or found[n + 1].round != ref.round
+    ]
+
+
 def _compare(session: Session, items: list[TrackedItem], keep: int) -> int:
     config = Config()
     state = session.state()
@@ -85,7 +94,7 @@ def _compare(session: Session, items: list[TrackedItem], keep: int) -> int:
     live_from = state.live[0].entry.seq if state.live else 1 << 62
     backward = latest_occurrences(items, session.entries, live_from, state.rounds, threshold, keep)
     for item in items:
-        full, tail = forward[item.id], backward[item.id]
+        full, tail = _latest_of_rounds(forward[item.id], live_from), backward[item.id]
         assert tail == full[len(full) - len(tail) :], item.id
         expected = status_of(item, full, state.live, state.rounds, config)
         assert _stored(status_of(item, tail, state.live, state.rounds, config), keep) == _stored(expected, keep), item.id

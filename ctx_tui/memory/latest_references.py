@@ -27,11 +27,14 @@ way") take what the previous turn mentioned, so that turn is matched too,
 with every item, when a follow-up needs it.
 
 The result, per item, is the tail of what :func:`occurrences` gives (in
-transcript order) from where the item was settled: the statuses
-:func:`ctx_tui.memory.decay.status_of` derives from it, and what the tracker
-stores, are the same (``tests/test_latest_references.py`` compares them on
-real transcripts); only ``ItemStatus.referenced_rounds`` may hold fewer of
-the older rounds, which the session memory would not keep.
+transcript order) from where the item was settled, but that before the live
+window only the latest reference of each round is looked for: a status
+(:func:`ctx_tui.memory.decay.status_of`) reads which rounds hold one, the
+latest of the last of them and the latest in the live window, so the statuses
+it derives, and what the tracker stores, are the same
+(``tests/test_latest_references.py`` compares them on real transcripts); only
+``ItemStatus.referenced_rounds`` may hold fewer of the older rounds, which the
+session memory would not keep.
 
 With a ``cache`` (the one-off jobs': :mod:`ctx_tui.memory.scan_cache`), an
 entry's hits that an earlier job of the session found for an item are taken
@@ -246,7 +249,7 @@ class _Item:
         self.memory = sorted(r for r in item.referenced_rounds if item.entered_round < r <= current_round)
         self.rounds: set[int] = set()  # rounds after it entered with a reference found
         self.live = False  # a reference inside the live window found
-        self.found: list[Reference] = []  # latest first
+        self.found: list[Reference] = []  # latest first (before the live window: the latest of each round)
 
     def settled(self, round_: int, seq: int, live_from: int) -> bool:
         """Whether nothing at or before ``round_``/``seq`` can change the item's status (every
@@ -748,6 +751,9 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
     open_: dict[str, _Item] = dict(states)
     checked: tuple[int, bool] | None = None  # the round and live side last checked, unless hits came since
     distinct: dict[object, Any] = {}  # one object per distinct sentence and matched tuple (see _reference)
+    # the items with a reference found in the round being read (its latest): before the live window no
+    # other of that round is looked for (a status reads which rounds have one, and the latest of the last)
+    found_in: tuple[int, set[str]] = (-1, set())
     for unit in reversed(scan.units):
         entry = unit.entry
         where = (entry.round, entry.seq >= live_from)
@@ -757,7 +763,15 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
             if not open_:
                 break
             checked = where
-        wanted = frozenset(open_)
+        if found_in[0] != entry.round:
+            found_in = (entry.round, set())
+        done = found_in[1]
+        if done and entry.seq < live_from:
+            wanted = frozenset([k for k in open_ if k not in done])
+            if not wanted:
+                continue
+        else:
+            wanted = frozenset(open_)
         known = scan.known(unit, wanted)
         if known is not None:
             hits = known
@@ -775,6 +789,7 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
         for key, hit in hits.items():
             state = open_[key]
             state.found.append(_reference(entry, hit, distinct))
+            done.add(key)
             if entry.round >= state.floor and entry.round > state.entered:
                 state.rounds.add(entry.round)
             if entry.seq >= live_from:
