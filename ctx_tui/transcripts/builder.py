@@ -26,15 +26,14 @@ from ctx_tui.transcripts.model import (
     SessionMeta,
     Usage,
     UsagePoint,
-    init_entry,
     keep_tool_input_in_text,
     store_tool_input_json,
 )
 
 #: Enum members as module constants: ``Kind.X`` costs an enum attribute lookup, and ``add`` runs once per entry.
 _TOOL_CALL, _TOOL_RESULT, _THINKING = Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.THINKING
-#: ``Entry(...)`` / ``UsagePoint(...)`` in two steps: what ``type.__call__`` does, without its argument tuple.
-_new, _init_full, _init_point = object.__new__, FullEntry.__init__, UsagePoint.__init__
+#: ``UsagePoint(...)`` in two steps: what ``type.__call__`` does, without its argument tuple.
+_new, _init_point = object.__new__, UsagePoint.__init__
 #: Lines of an apply_patch input that name the files it touches (kept when the input is cut).
 _PATCH_HEADER_RE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):.*$", re.M)
 #: A reported usage figure above this many windows is implausible (ignored, counted).
@@ -177,12 +176,14 @@ class Transcript:
             limit: int | None = PREVIEW_CHARS
         else:
             limit = TOOL_INPUT_CHARS if kind is _TOOL_CALL else None
+        plain = False  # the text is ASCII: an Entry stores it as it is (else its UTF-8, see model.py)
         if limit is not None and chars > limit:
             # estimate from the preview, scaled: no pass over a huge text
             tokens = round(estimate_tokens(text[:limit]) * chars / limit)
             text, truncated = preview(text, limit)
         elif text.isascii():  # the common case of estimate_tokens, inlined (hot path)
             tokens = (chars + 3) // 4
+            plain = True
         else:
             tokens = estimate_tokens(text)
         if whole_chars is not None:
@@ -201,11 +202,10 @@ class Transcript:
             tool_use_id = call.tool_use_id
             if not tool_name:
                 tool_name = call.tool_name
-        # Positional (in the fields' order): twice as fast as keywords, and this runs once per
-        # entry of a 100 MB transcript. test_builder_fills_every_field checks it. ``FullEntry(...)``
-        # is ``object.__new__`` then ``__init__``; called as a class, the Python ``__init__`` is
-        # reached through ``type.__call__`` with the arguments packed in a tuple (CPython 3.11):
-        # two direct calls save ~2% of a Codex read (docs/performance.md).
+        # The entry's slots are set here, not by its ``__init__``: a call with 19 arguments cost
+        # as much as the stores (a 100 MB Codex transcript builds 125,000 entries). Built as
+        # ``object.__new__``, without ``type.__call__``. test_builder_fills_every_field and
+        # test_entry_layouts check that every field lands in its own slot.
         if (
             self.compact_entries and uuid is tool_use_id and message_id is None and usage is None
             and not (is_sidechain or is_error) and in_context and whole_chars is None
@@ -213,15 +213,45 @@ class Transcript:
             # an Entry whose text is longer than a preview's limit is one if it ends as one
             and (chars <= PREVIEW_CHARS or truncated or not text.endswith(" chars]"))
         ):
+            # Its 12 slots set here, not by a call (the call cost as much as the stores): the
+            # fields it has no slot for are those the test above vouches for (see model.Entry).
             entry = _new(Entry)
-            init_entry(entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, tool_name, tool_use_id)
+            entry.seq = len(self.entries)
+            entry.kind = kind
+            entry.role = role
+            entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
+            entry.tokens = tokens
+            entry.round = self.round or 1
+            entry.timestamp = timestamp
+            entry.tool_name = tool_name
+            entry.tool_use_id = tool_use_id
+            entry._stored_usage = None  # type: ignore[attr-defined]  # Entry's slot (model.py)
+            entry.in_context = True
+            entry.tokens_counted = False
         else:
             entry = _new(FullEntry)
-            _init_full(
-                entry, len(self.entries), kind, role, text, tokens, self.round or 1, timestamp, uuid, message_id,
-                tool_name, tool_input, tool_use_id, is_sidechain, is_error, truncated, usage,
-                in_context and not is_sidechain, chars,
-            )
+            entry.seq = len(self.entries)
+            entry.kind = kind
+            entry.role = role
+            entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
+            entry.tokens = tokens
+            entry.round = self.round or 1
+            entry.timestamp = timestamp
+            entry.uuid = uuid
+            entry.message_id = message_id
+            entry.tool_name = tool_name
+            if tool_input is None:
+                entry._stored_tool_input = None  # type: ignore[attr-defined]  # FullEntry's slot (model.py)
+            else:
+                entry.tool_input = tool_input  # stored by the property (model.py)
+            entry.tool_use_id = tool_use_id
+            entry.is_sidechain = is_sidechain
+            entry.is_error = is_error
+            entry.truncated = truncated
+            entry._stored_usage = usage  # type: ignore[attr-defined]  # Entry's slot (model.py)
+            entry.in_context = in_context and not is_sidechain
+            entry.chars = chars
+            entry.tokens_counted = False
         self.entries.append(entry)
         if kind is _TOOL_CALL and tool_use_id and tool_name:
             self.tool_calls[tool_use_id] = entry

@@ -432,40 +432,6 @@ _entry_init.__qualname__ = "Entry.__init__"
 setattr(Entry, "__init__", _entry_init)
 
 
-def init_entry(
-    self: Entry,
-    seq: int,
-    kind: Kind,
-    role: str,
-    text: str,
-    tokens: int,
-    round: int,  # noqa: A002 - the field's name
-    timestamp: str | None,
-    tool_name: str | None,
-    tool_use_id: str | None,
-) -> None:
-    """Set an :class:`Entry`'s (``object.__new__(Entry)``) slots; usage none, in context, not counted.
-
-    The caller vouches for the fields it has no slot for: ``uuid`` is
-    ``tool_use_id``, a tool call's text is ``tool_name``, a space and its
-    input's JSON (whole), a text longer than ``PREVIEW_CHARS`` ends with a
-    preview's mark exactly when it is one (``builder.preview``, ``chars`` the
-    whole's length), the others are their defaults (``Transcript.add``).
-    """
-    self.seq = seq
-    self.kind = kind
-    self.role = role
-    self._stored_text = text.encode("utf-8", "surrogatepass") if type(text) is str and not text.isascii() else text  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
-    self.tokens = tokens
-    self.round = round
-    self.timestamp = timestamp
-    self.tool_name = tool_name
-    self.tool_use_id = tool_use_id
-    self._stored_usage = None  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
-    self.in_context = True
-    self.tokens_counted = False
-
-
 def text_key(entry: Entry) -> str | bytes:
     """``entry.text`` as stored: the str itself when ASCII, else its UTF-8 bytes.
 
