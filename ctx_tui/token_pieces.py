@@ -157,6 +157,11 @@ class Ranks(Protocol):
     def get(self, key: bytes, /) -> int | None: ...
 
 
+class Blobs(Protocol):  # bytes, or the blobs left in the groups file, read when asked for (ctx_tui.tokens)
+    def __len__(self) -> int: ...
+    def __getitem__(self, part: slice, /) -> bytes: ...
+
+
 _NO_RANK = 1 << 62
 
 
@@ -193,14 +198,15 @@ class RankGroups:
     Reading all 100k ranks takes ~15 ms; new pieces need their substrings'
     ranks only. Two-byte tokens are one dict; longer ones are grouped by their
     first three bytes, each group a ``marshal`` blob decoded when first asked,
-    the blobs end to end in one bytes object found through two arrays
-    (:func:`rank_groups`; a dict of 17k bytes objects held 3.6 MiB for a
-    dashboard's life, these 2.1). A blob that does not decode raises
+    the blobs end to end (:class:`Blobs`) found through two arrays
+    (``ctx_tui.tokens.rank_groups``; a dict of 17k bytes objects held 3.6 MiB
+    for a dashboard's life; the blobs, 1.6 MB, are now left in their file).
+    A blob that does not decode raises
     ``ValueError`` (the caller then counts with tiktoken) and removes
     ``path``, their file, so that the next process makes it again.
     """
 
-    def __init__(self, pairs: dict[bytes, int], prefixes: bytes, ends: bytes, blob: bytes, path: Path | None = None) -> None:
+    def __init__(self, pairs: dict[bytes, int], prefixes: bytes, ends: bytes, blob: Blobs, path: Path | None = None) -> None:
         from array import array  # here: a process whose pieces are all in the table never needs them
         from bisect import bisect_left
 
@@ -210,7 +216,7 @@ class RankGroups:
         self._ends.frombytes(ends)
         if len(self._prefixes) != len(self._ends) or (self._ends and self._ends[-1] != len(blob)):
             raise ValueError("rank groups whose parts do not fit together")
-        self._blob = memoryview(blob)
+        self._blob = blob
         self._find = bisect_left
         self._path = path
         self._groups: dict[bytes, dict[bytes, int]] = {}
@@ -236,7 +242,7 @@ class RankGroups:
         return group.get(key)
 
 
-def _decoded(blob: memoryview) -> dict[bytes, int]:
+def _decoded(blob: bytes) -> dict[bytes, int]:
     try:
         group = marshal.loads(blob)
     except (ValueError, EOFError, TypeError) as exc:
@@ -244,25 +250,6 @@ def _decoded(blob: memoryview) -> dict[bytes, int]:
     if not isinstance(group, dict):
         raise ValueError("a damaged rank group")
     return group
-
-
-def rank_groups(ranks: dict[bytes, int]) -> tuple[dict[bytes, int], bytes, bytes, bytes]:
-    """:class:`RankGroups`' parts from all ranks: the two-byte ranks; the three-byte prefixes (big-endian
-    ints, sorted) and where each one's blob ends, as this machine's ``array("I")`` bytes; the blobs."""
-    from array import array
-    from itertools import accumulate
-
-    pairs: dict[bytes, int] = {}
-    groups: dict[bytes, dict[bytes, int]] = {}
-    for token, rank in ranks.items():
-        if len(token) == 2:
-            pairs[token] = rank
-        elif len(token) > 2:
-            groups.setdefault(token[:3], {})[token] = rank
-    blobs = [marshal.dumps(groups[prefix]) for prefix in sorted(groups)]
-    prefixes = array("I", [int.from_bytes(prefix, "big") for prefix in sorted(groups)])
-    ends = array("I", accumulate(len(blob) for blob in blobs))
-    return pairs, prefixes.tobytes(), ends.tobytes(), b"".join(blobs)
 
 
 def cache_path(folder: Path) -> Path:

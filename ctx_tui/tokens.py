@@ -27,6 +27,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,17 +142,68 @@ def _cl100k_ranks() -> Ranks | None:
 
 
 def _read_groups(path: Path) -> Ranks | None:
-    """The rank groups file at ``path``, or None when it is missing or not one."""
+    """The rank groups file at ``path``, or None when it is missing or not one.
+
+    Its head is read; the blobs after it are left in the file and read a group
+    at a time when a group is first asked for (:class:`_BlobsInFile`): a
+    dashboard holds no copy of them (~1.6 MiB less for its life; its later
+    starts decode 0-3 groups, a first one ~500-1,300).
+    """
     from ctx_tui.token_pieces import RankGroups
 
     try:
-        data = marshal.loads(path.read_bytes())
-        if (isinstance(data, tuple) and len(data) == 5 and data[0] == _GROUPS_FORMAT and isinstance(data[1], dict)
-                and all(type(part) is bytes for part in data[2:]) and len(data[3]) > 4000):
-            return RankGroups(data[1], data[2], data[3], data[4], path)
+        blobs = _BlobsInFile(path)
+        head = marshal.loads(blobs.read_head())
+        if (isinstance(head, tuple) and len(head) == 4 and head[0] == _GROUPS_FORMAT and isinstance(head[1], dict)
+                and all(type(part) is bytes for part in head[2:]) and len(head[3]) > 4000):
+            return RankGroups(head[1], head[2], head[3], blobs, path)
     except (OSError, ValueError, EOFError, TypeError):
         pass
     return None
+
+
+class _BlobsInFile:
+    """The blobs of a rank groups file (:func:`_write_groups`) left in it: a slice is read when asked for.
+
+    The file stays open while they are used: a file written again meanwhile
+    (by another process, after a damaged group) is a new file, and this one
+    reads on from the old.
+    """
+
+    __slots__ = ("_fd", "_start", "_length")
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_RDONLY)
+        size = os.fstat(self._fd).st_size
+        self._start = 8 + int.from_bytes(os.pread(self._fd, 8, 0), "little")
+        if self._start > size:
+            raise ValueError("not a rank groups file")
+        self._length = size - self._start
+
+    def read_head(self) -> bytes:
+        """The ``marshal``-ed head before the blobs."""
+        return os.pread(self._fd, self._start - 8, 8)
+
+    def __del__(self, _close: Callable[[int], None] = os.close) -> None:
+        if hasattr(self, "_fd"):
+            _close(self._fd)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, part: slice) -> bytes:
+        begin, end, _ = part.indices(self._length)
+        return os.pread(self._fd, end - begin, self._start + begin)  # a short read fails to decode
+
+
+def _write_groups(path: Path, pairs: dict[bytes, int], prefixes: bytes, ends: bytes, blob: bytes) -> None:
+    """The rank groups file: the length of the head (8 bytes, little-endian), the ``marshal``-ed head
+    (format, pairs, prefixes, ends), then the blobs; atomically."""
+    head = marshal.dumps((_GROUPS_FORMAT, pairs, prefixes, ends))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(len(head).to_bytes(8, "little") + head + blob)
+    os.replace(tmp, path)
 
 
 def _built_groups_only() -> int:
@@ -165,7 +217,7 @@ def _built_groups_only() -> int:
 
 def _built_groups(path: Path) -> Ranks | None:
     """All the ranks read, grouped and written to ``path`` for the next process; the groups, or None."""
-    from ctx_tui.token_pieces import RankGroups, rank_groups
+    from ctx_tui.token_pieces import RankGroups
 
     try:
         ranks = _cl100k_spec()["mergeable_ranks"]
@@ -176,17 +228,33 @@ def _built_groups(path: Path) -> Ranks | None:
     parts = rank_groups(ranks)
     del ranks
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps((_GROUPS_FORMAT, *parts)))
-        os.replace(tmp, path)
+        _write_groups(path, *parts)
     except OSError:
         pass  # a read-only or full cache dir: all ranks again next time
     return RankGroups(*parts, path)
 
 
-#: Its arrays are this machine's (``token_pieces.rank_groups``): another byte order's file is made again.
-_GROUPS_FORMAT = f"ctx-tui cl100k rank groups 2 {sys.byteorder}"
+def rank_groups(ranks: dict[bytes, int]) -> tuple[dict[bytes, int], bytes, bytes, bytes]:
+    """:class:`~ctx_tui.token_pieces.RankGroups`' parts from all ranks: the two-byte ranks; the three-byte prefixes (big-endian
+    ints, sorted) and where each one's blob ends, as this machine's ``array("I")`` bytes; the blobs."""
+    from array import array
+    from itertools import accumulate
+
+    pairs: dict[bytes, int] = {}
+    groups: dict[bytes, dict[bytes, int]] = {}
+    for token, rank in ranks.items():
+        if len(token) == 2:
+            pairs[token] = rank
+        elif len(token) > 2:
+            groups.setdefault(token[:3], {})[token] = rank
+    blobs = [marshal.dumps(groups[prefix]) for prefix in sorted(groups)]
+    prefixes = array("I", [int.from_bytes(prefix, "big") for prefix in sorted(groups)])
+    ends = array("I", accumulate(len(blob) for blob in blobs))
+    return pairs, prefixes.tobytes(), ends.tobytes(), b"".join(blobs)
+
+
+#: Its arrays are this machine's (:func:`rank_groups`): another byte order's file is made again.
+_GROUPS_FORMAT = f"ctx-tui cl100k rank groups 3 {sys.byteorder}"
 
 
 @lru_cache(maxsize=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshal
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -175,24 +176,37 @@ def test_rank_groups_count_as_all_the_ranks(ranks: dict[bytes, int], monkeypatch
     assert groups.get(b"\xff\xfe\xfd\xfc") is None and groups.get(b"\x00\x00") is None
 
 
-@pytest.mark.parametrize("damage", ["old format", "parts that do not fit", "not a whole array"])
+@pytest.mark.parametrize("damage", ["old format", "format 2", "parts that do not fit", "not a whole array", "cut short"])
 def test_a_rank_groups_file_of_another_format_or_damaged_is_made_again(damage: str, ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from ctx_tui.token_pieces import rank_groups
-
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert tokens._cl100k_ranks() is not None
     (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
-    pairs, prefixes, ends, blob = rank_groups(ranks)
-    wrong = {
-        "old format": ("ctx-tui cl100k rank groups 1", pairs, {b"ing": blob[:10]}),
-        "parts that do not fit": (tokens._GROUPS_FORMAT, pairs, prefixes, ends, blob[:-1]),
-        "not a whole array": (tokens._GROUPS_FORMAT, pairs, prefixes[:-1], ends, blob),
-    }[damage]
-    path.write_bytes(marshal.dumps(wrong))
+    pairs, prefixes, ends, blob = tokens.rank_groups(ranks)
+    if damage == "old format":
+        path.write_bytes(marshal.dumps(("ctx-tui cl100k rank groups 1", pairs, {b"ing": blob[:10]})))
+    elif damage == "format 2":  # the blobs inside the marshal-ed tuple
+        path.write_bytes(marshal.dumps((f"ctx-tui cl100k rank groups 2 {sys.byteorder}", pairs, prefixes, ends, blob)))
+    elif damage == "parts that do not fit":
+        tokens._write_groups(path, pairs, prefixes, ends, blob[:-1])
+    elif damage == "not a whole array":
+        tokens._write_groups(path, pairs, prefixes[:-1], ends, blob)
+    else:
+        tokens._write_groups(path, pairs, prefixes, ends, blob)
+        path.write_bytes(path.read_bytes()[: -len(blob)])
     assert tokens._read_groups(path) is None
     groups = tokens._cl100k_ranks()  # made again (by a child process), then read
     assert groups is not None and groups.get(b"ing") == ranks[b"ing"]
     assert tokens._read_groups(path) is not None
+
+
+def test_the_rank_groups_blobs_stay_in_their_file(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A dashboard holds the groups it decoded, not the whole 1.6 MB of blobs; they are read from the file when asked for."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert tokens._cl100k_ranks() is not None
+    (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
+    groups = tokens._read_groups(path)
+    assert groups is not None and isinstance(groups._blob, tokens._BlobsInFile)
+    assert all(groups.get(token) == rank for token, rank in ranks.items() if len(token) > 1)
 
 
 def test_the_first_rank_groups_are_built_in_a_child_process(tmp_path: Path) -> None:
@@ -236,7 +250,8 @@ def test_rank_groups_are_built_here_when_no_child_can_run(ranks: dict[bytes, int
 
 def test_rank_groups_keep_a_bounded_number_decoded(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch) -> None:
     from ctx_tui import token_pieces
-    from ctx_tui.token_pieces import RankGroups, rank_groups
+    from ctx_tui.token_pieces import RankGroups
+    from ctx_tui.tokens import rank_groups
 
     monkeypatch.setattr(token_pieces, "MAX_DECODED_GROUPS", 8)
     groups = RankGroups(*rank_groups(ranks))
@@ -256,7 +271,8 @@ def _live(name: str) -> list[Any]:
 
 
 def test_a_damaged_rank_group_leaves_the_count_to_tiktoken_and_the_file_is_made_again(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
-    from ctx_tui.token_pieces import RankGroups, rank_groups
+    from ctx_tui.token_pieces import RankGroups
+    from ctx_tui.tokens import rank_groups
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     pairs, prefixes, ends, blob = rank_groups(ranks)
