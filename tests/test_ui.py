@@ -253,6 +253,44 @@ def test_the_free_heap_goes_back_only_where_the_c_library_can(monkeypatch: pytes
     assert release_free_heap() is False
 
 
+@pytest.mark.parametrize("one_arena", [True, False])
+def test_with_one_arena_the_threads_allocate_from_the_main_heap(one_arena: bool) -> None:
+    """glibc gives each new thread that allocates an arena of its own; after ``use_one_arena`` they share the main one."""
+    import platform
+    import subprocess
+    import sys
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("glibc's arenas")
+    probe = (
+        "import ctypes, threading; from ctx_tui.heap import use_one_arena\n"
+        f"print(use_one_arena() if {one_arena} else 'off', flush=True)\n"
+        "held = []\n"
+        "def work():\n"
+        "    held.extend(bytes(1000 + n) for n in range(200))\n"
+        "threads = [threading.Thread(target=work) for _ in range(3)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "ctypes.CDLL(None).malloc_stats()\n"
+    )
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    arenas = got.stderr.count("Arena ")
+    assert got.stdout.split() == (["True"] if one_arena else ["off"])
+    assert arenas == 1 if one_arena else arenas > 1
+
+
+def test_one_arena_only_where_the_c_library_can(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes
+
+    from ctx_tui.heap import use_one_arena
+
+    class NoMallopt:
+        def __init__(self, name: object) -> None:
+            pass
+
+    monkeypatch.setattr(ctypes, "CDLL", NoMallopt)
+    assert use_one_arena() is False
+
+
 def test_feed_matches_events_for_a_relative_path(tmp_path: Path, monkeypatch) -> None:
     """File events carry absolute paths; ``ctx-tui some.jsonl`` gives a relative one."""
     monkeypatch.chdir(tmp_path)

@@ -48,7 +48,10 @@ def run_dashboard(argv: list[str]) -> int:
 
 def _run(path: Path, project: Path, notice: str | None = None) -> int:
     from ctx_tui import tokens
+    from ctx_tui.heap import use_one_arena
     from ctx_tui.ui.app import DashboardApp  # Textual loads only when the dashboard runs
+
+    use_one_arena()  # before any thread starts: its reads' leftovers in one C heap, not one per thread
 
     config = None  # without a config file the app builds the defaults after the first figure
     if config_files(project):
