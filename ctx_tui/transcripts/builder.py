@@ -160,11 +160,8 @@ class Transcript:
     ) -> Entry:
         """Append an entry; long tool results / thinking keep a preview only.
 
-        The arguments after ``text`` are meant as keywords, but not declared
-        keyword-only: CPython 3.11 fills each keyword-only argument not given
-        by a dict lookup on every call (13 here: ~1,400 instructions an entry,
-        ~2.5% of a Codex read), positional defaults from a tuple.
-
+        The arguments after ``text`` are meant as keywords, not declared so: CPython 3.11 fills
+        each keyword-only argument left out by a dict lookup per call (~1,400 instructions here).
         Tool results and thinking are cut to ``PREVIEW_CHARS`` characters, tool
         calls (``name {input JSON}``) to ``TOOL_INPUT_CHARS`` (``Entry.truncated``);
         the other kinds keep their text whole. (Compared by identity: a dict keyed
@@ -217,9 +214,7 @@ class Transcript:
             # an Entry whose text is longer than a preview's limit is one if it ends as one
             and (chars <= PREVIEW_CHARS or truncated or not text.endswith(" chars]"))
         ):
-            # Its 12 slots set here, not by a call (the call cost as much as the stores): the
-            # fields it has no slot for are those the test above vouches for (see model.Entry).
-            entry = _new(Entry)
+            entry = _new(Entry)  # its 12 slots: the test above vouches for the rest (model.Entry)
             entry.seq = len(self.entries)
             entry.kind = kind
             entry.role = role
