@@ -72,8 +72,11 @@ and retrieval share, kept whole so that the three ask the same question.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
+import sys
 from collections import Counter
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -82,12 +85,14 @@ from itertools import repeat
 from operator import add as _add
 from operator import attrgetter
 from operator import mul as _mul
+from pathlib import Path
 from typing import Literal, Protocol
 
 import snowballstemmer
 
 from ctx_tui.command_lines import GENERIC, PRODUCTS, run_words
 from ctx_tui.concepts import concept_entries, same_words
+from ctx_tui import usercache
 from ctx_tui.english import common_keys
 
 TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
@@ -324,10 +329,81 @@ class _Lexicon:
         self.heads: dict[str, int] = {}
 
 
+#: The compiled lexicon in the user's cache (:mod:`ctx_tui.usercache`), by :func:`_lexicon_source`.
+LEXICON_FILE = "lexicon.json"
+
+
 @lru_cache(maxsize=1)
 def _lexicon() -> _Lexicon:
-    """The concepts compiled on first use (~25 ms): their words read as :func:`terms` reads
-    text. Only matching needs them (BM25's :func:`search_terms` does not)."""
+    """The concepts compiled on first use: their words read as :func:`terms` reads text. Only
+    matching needs them (BM25's :func:`search_terms` does not). Compiling takes ~30 ms (5,000
+    words stemmed); what it gives is kept in the user's cache, by a digest of all it reads, and
+    a later process takes it from there (~5 ms)."""
+    source = _lexicon_source()
+    kept_at = os.path.join(usercache.cache_dir(), LEXICON_FILE)
+    if source is not None:
+        kept = _kept_lexicon(usercache.read_json(kept_at), source)
+        if kept is not None:
+            return kept
+    lexicon = _compiled_lexicon()
+    if source is not None:
+        try:
+            usercache.write_json(kept_at, {"source": source, "single": lexicon.single, "phrases": list(lexicon.phrases.items())})
+        except OSError:
+            pass  # a cache: the next process compiles the lexicon again
+    return lexicon
+
+
+def _lexicon_source() -> str | None:
+    """A digest of what compiling the lexicon reads: this module (the terms, the stemmer's use),
+    the lexicon and its reader, the stemmer's version and Python's (its regular expressions and
+    Unicode tables); None where a file cannot be read."""
+    here = Path(__file__).parent
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        for name in ("mentions.py", "concepts.py", "concepts.txt"):
+            digest.update(b"\x00%b\x00" % name.encode())
+            digest.update((here / name).read_bytes())
+    except OSError:
+        return None
+    stemmer = sys.modules.get("Stemmer") or snowballstemmer
+    digest.update(f"{getattr(stemmer, '__version__', '')}\x00{sys.version}".encode())
+    return digest.hexdigest()
+
+
+def _kept_lexicon(data: object, source: str) -> _Lexicon | None:
+    """The lexicon kept in ``data`` (a :data:`LEXICON_FILE`'s JSON) for ``source``; None when it holds none."""
+    if not isinstance(data, dict) or data.get("source") != source:
+        return None
+    single, phrases = data.get("single"), data.get("phrases")
+    if not isinstance(single, dict) or not isinstance(phrases, list):
+        return None
+    lexicon = _Lexicon()
+    for key, concepts in single.items():
+        if not (isinstance(concepts, list) and concepts and all(type(c) is str for c in concepts)):
+            return None
+        lexicon.single[key] = tuple(concepts)
+    for pair in phrases:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            return None
+        keys, concepts = pair
+        if not (
+            isinstance(keys, list) and len(keys) > 1 and all(type(k) is str for k in keys)
+            and isinstance(concepts, list) and concepts and all(type(c) is str for c in concepts)
+        ):
+            return None
+        lexicon.phrases[tuple(keys)] = tuple(concepts)
+    _add_heads(lexicon)
+    return lexicon
+
+
+def _add_heads(lexicon: _Lexicon) -> None:
+    for key in lexicon.phrases:
+        lexicon.heads[key[0]] = max(lexicon.heads.get(key[0], 0), len(key))
+
+
+def _compiled_lexicon() -> _Lexicon:
+    """The lexicon compiled from ``concepts.txt`` (see :func:`_lexicon`)."""
     lexicon = _Lexicon()
     same = same_words()
     single: dict[str, list[str]] = {}
@@ -360,8 +436,7 @@ def _lexicon() -> _Lexicon:
                 table.append(concept)
     lexicon.single = {k: tuple(v) for k, v in single.items()}
     lexicon.phrases = {k: tuple(v) for k, v in phrases.items()}
-    for key in lexicon.phrases:
-        lexicon.heads[key[0]] = max(lexicon.heads.get(key[0], 0), len(key))
+    _add_heads(lexicon)
     return lexicon
 
 

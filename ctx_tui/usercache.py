@@ -1,6 +1,6 @@
 """ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
 
-Three kinds of small JSON files live here:
+Four kinds of small JSON files live here:
 
 * ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
   transcript (byte offset, file identity, the usage figure), so the next call
@@ -10,7 +10,10 @@ Three kinds of small JSON files live here:
   dashboard and ``stats`` size the window by it and say "reported by Claude
   Code" (see :func:`claude_code_report`);
 * ``everyday-words.json``: the everyday English words :mod:`ctx_tui.english`
-  found in the word counts, so a later process does not rank them again.
+  found in the word counts, so a later process does not rank them again;
+* ``lexicon.json``: the concept lexicon as :mod:`ctx_tui.mentions` compiled it
+  (its words stemmed), by a digest of what compiling reads, so a later process
+  does not compile it again.
 
 Everything here may be deleted at any time: it is rebuilt on the next call.
 Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
