@@ -613,12 +613,6 @@ class _Scan:
         """One set object for all alike (thousands of units are asked for the same items)."""
         return self._alike.setdefault(items, items)
 
-    def none_but(self, unit: _Unit, items: frozenset[str], hits: dict[str, Mention]) -> None:
-        """Note that ``hits`` are all ``unit`` has for ``items`` (the next scan asks no more)."""
-        asked, kept = self.matched.get(unit.index) or self.stored.get(unit.index) or (frozenset(), {})
-        if not items <= asked:
-            self.matched[unit.index] = (self._one(asked | items), {**kept, **hits})
-
     def _unit_hits(self, unit: _Unit, only: frozenset[str]) -> dict[str, Mention]:
         """:meth:`unit_hits` matched."""
         if unit.texts is None:
@@ -684,20 +678,6 @@ class _Scan:
         for link in reversed(chain_[1:]):
             self.unit_hits(link, only)
         return self.unit_hits(unit, only)
-
-    def open_items(self, unit: _Unit) -> frozenset[str]:
-        """The items some sentence of ``unit`` may mention."""
-        if unit.texts is None:
-            raise _Unnumbered
-        open_ = self.open
-        if unit.entry.kind is Kind.TOOL_CALL:
-            strict_items = self.strict_items
-            return frozenset().union(*[strict_items(p) for start, size in unit.texts for p in range(start, start + size) if p in open_])
-        items, ids, offset, items_of = self.items, self.ids, self.offset, self.items_of
-        return frozenset().union(*[
-            may if (may := items.get(ids[p - offset])) is not None else items_of(p)
-            for start, size in unit.texts for p in range(start, start + size) if p in open_
-        ])
 
 
 def latest_occurrences(
@@ -778,10 +758,8 @@ def _read(scan: _Scan, items: Sequence[TrackedItem], live_from: int, current_rou
         elif unit.followup and unit.previous is not None and scan.turn_hits(unit.previous, wanted):
             hits = scan.unit_hits(unit, wanted)
         else:
-            # no follow-up hits for these items: only the items its sentences may mention can have a hit
-            shared = scan.open_items(unit)
-            hits = {} if wanted.isdisjoint(shared) else scan.unit_hits(unit, wanted & shared)
-            scan.none_but(unit, wanted, hits)
+            # no follow-up hits for these items: each sentence matched for those it may mention
+            hits = scan.unit_hits(unit, wanted)
             if not hits:
                 continue
         if hits:
