@@ -223,3 +223,44 @@ async def test_compression_inputs_say_what_applies(tmp_path: Path) -> None:
         ratio.value = ""
         preview.refresh_preview()
         assert finding.has_class("-shown") and "configured ratio 0.3" in _text(finding)
+
+
+#: Runs the dashboard headless on the session at argv[1] until its items table is filled, then prints
+#: the table's column labels and the modules loaded by then as JSON.
+FILLED_PROBE = """
+import asyncio, json, sys
+from pathlib import Path
+from ctx_tui.config import Config
+from ctx_tui.ui.app import DashboardApp
+from ctx_tui.ui.widgets.decay_table import DecayPanel
+path = Path(sys.argv[1])
+async def main():
+    app = DashboardApp(path, path.parent, Config(), follow=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(1000):
+            await pilot.pause()
+            panels = app.screen.query(DecayPanel)
+            if app.snapshot is not None and panels and panels.first().table.row_count:
+                break
+            await asyncio.sleep(0.01)
+        table = app.screen.query_one(DecayPanel).table
+        labels = [str(column.label) for column in table.columns.values()]
+        print(json.dumps({"labels": labels, "rows": table.row_count, "modules": sorted(sys.modules)}))
+asyncio.run(main())
+"""
+
+
+def test_the_items_table_loads_no_emoji_names(tmp_path: Path) -> None:
+    """Its column labels are Text, not markup: Rich's emoji names (~0.7 MiB held at rest) are never loaded."""
+    import json
+    import subprocess
+    import sys
+
+    register(tmp_path, "no-push", "constraint", "Never push to main without a review")
+    path = write_transcript(tmp_path, PROMPTS)
+    done = subprocess.run([sys.executable, "-c", FILLED_PROBE, str(path)], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["rows"] >= 1 and run["labels"][:3] == ["risk", "type", "item"]
+    assert "rich._emoji_codes" not in run["modules"]
