@@ -131,3 +131,32 @@ def test_a_cut_or_unparsed_tool_call_is_a_full_entry() -> None:
     assert type(t.add_tool_call("shell", {"command": "x" * 5000}, parsed=True)) is FullEntry  # its text is a preview
     assert type(t.add_tool_call("shell", {"t": (1, 2)})) is FullEntry  # not parsed: its input kept as given
     assert type(t.add_tool_call("shell", {}, parsed=True)) is Entry and t.entries[-1].tool_input == {}
+
+
+@pytest.mark.parametrize("name", [CODEX_REDACTED, CODEX_FULL])
+def test_entries_share_places_and_hold_no_seq_int_of_their_own(name: str) -> None:
+    reader = TranscriptReader(fixture(name))
+    reader.poll()
+    entries = reader.transcript.entries
+    assert [e.seq for e in entries] == list(range(len(entries)))
+    places = {id(e._place) for e in entries}  # type: ignore[attr-defined]
+    assert len(places) <= reader.transcript.round + len(entries) // 256 + 1
+    assert all(0 <= e._off < 256 for e in entries)  # type: ignore[attr-defined]  # cached small ints
+
+
+def test_a_promoted_prompt_moves_the_later_entries_to_its_round() -> None:
+    t = Transcript(Format.CODEX)
+    t.compact_entries = True
+    t.start_round()
+    first = [t.add(Kind.ASSISTANT, "assistant", f"reply {i}") for i in range(300)]  # two places in round 1
+    candidate = t.add(Kind.SYSTEM, "user", "a prompt after all")
+    later = [t.add(Kind.ASSISTANT, "assistant", f"answer {i}") for i in range(3)]
+    t.promote_to_user(candidate)
+    now = t.add(Kind.ASSISTANT, "assistant", "next")
+    assert [e.round for e in first] == [1] * 300 and [e.round for e in [candidate, *later, now]] == [2] * 5
+    assert [e.seq for e in t.entries] == list(range(305)) and candidate.kind is Kind.USER
+    assert now._place is later[-1]._place  # type: ignore[attr-defined]  # the new round's place goes on
+    entry = dataclasses.replace(first[5], round=7)
+    assert (entry.seq, entry.round, first[5].round) == (5, 7, 1)
+    entry.seq, entry.round = 9, 8
+    assert (entry.seq, entry.round) == (9, 8)

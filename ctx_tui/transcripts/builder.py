@@ -4,6 +4,9 @@ A reader turns raw rows into calls on :class:`Transcript` (``add``,
 ``start_round``, ``compact``, ``report_usage``); the transcript numbers entries,
 assigns rounds, bounds the text it keeps and remembers the reported usage by
 the rule in docs/transcripts.md#context-usage. ``ctx_tui.window.Session`` turns it into a ``WindowState``.
+
+Over 400 lines: :meth:`Transcript.add` sets each entry's slots itself, both layouts (every
+reader's hot path: a call per entry cost as much, docs/performance.md), beside the helpers it uses.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ctx_tui.transcripts.model import (
     TOOL_INPUT_CHARS,
     Compaction,
     Entry,
+    EntryPlace,
     Format,
     FullEntry,
     Kind,
@@ -139,6 +143,8 @@ class Transcript:
         #: fields allow (:meth:`add`). Set by the Codex reader, whose entries always do: one
         #: layout per session keeps the attribute reads above specialised to it.
         self.compact_entries = False
+        #: The place of the last entries (their round, the first's seq): shared while both hold.
+        self._place = EntryPlace(1, 0, self.round)
 
     def add(
         self,
@@ -207,6 +213,11 @@ class Transcript:
         # as much as the stores (a 100 MB Codex transcript builds 125,000 entries). Built as
         # ``object.__new__``, without ``type.__call__``. test_builder_fills_every_field and
         # test_entry_layouts check that every field lands in its own slot.
+        place = self._place
+        offset = len(self.entries) - place.base
+        if offset > 255 or place.of is not self.round:  # a new round (or an equal int: harmless); small offsets
+            place = self._place = EntryPlace(self.round or 1, len(self.entries), self.round)
+            offset = 0
         if (
             self.compact_entries and uuid is tool_use_id and message_id is None and usage is None
             and not (is_sidechain or is_error) and in_context and whole_chars is None
@@ -215,12 +226,11 @@ class Transcript:
             and (chars <= PREVIEW_CHARS or truncated or not text.endswith(" chars]"))
         ):
             entry = _new(Entry)  # its 12 slots: the test above vouches for the rest (model.Entry)
-            entry.seq = len(self.entries)
+            entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
             entry.kind = kind
             entry.role = role
             entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
             entry.tokens = tokens
-            entry.round = self.round or 1
             entry.timestamp = timestamp
             entry.tool_name = tool_name
             entry.tool_use_id = tool_use_id
@@ -229,12 +239,11 @@ class Transcript:
             entry.tokens_counted = False
         else:
             entry = _new(FullEntry)
-            entry.seq = len(self.entries)
+            entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
             entry.kind = kind
             entry.role = role
             entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
             entry.tokens = tokens
-            entry.round = self.round or 1
             entry.timestamp = timestamp
             entry.uuid = uuid
             entry.message_id = message_id
@@ -324,8 +333,13 @@ class Transcript:
         self.round += 1
         entry.kind = Kind.USER
         entry.role = "user"
+        moved: dict[EntryPlace, EntryPlace] = {}  # each place the later entries held, in the new round
         for later in self.entries[entry.seq :]:
-            later.round = self.round
+            place = later._place  # type: ignore[attr-defined]  # the slot (model.EntryPlace)
+            if (new := moved.get(place)) is None:
+                new = moved[place] = EntryPlace(self.round, place.base, self.round)
+            later._place = new  # type: ignore[attr-defined]
+        self._place = moved.get(self._place, self._place)
 
     def compact(self, compaction: Compaction) -> None:
         """The agent compacted: the live window starts at the next entry."""
