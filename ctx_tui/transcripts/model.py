@@ -123,7 +123,8 @@ class Entry:
     fields at the end, with a default.
 
     Two layouts, the same fields (``dataclasses.fields(Entry)``) and equal when
-    their fields are: an ``Entry`` itself holds 12 of them (128 bytes);
+    their fields are: an ``Entry`` itself has 12 slots (128 bytes): ten fields and
+    ``seq`` and ``round`` as a shared place and an offset (:class:`EntryPlace`);
     ``uuid`` reads as its ``tool_use_id``, ``tool_input`` is read from a tool
     call's text (``name {input JSON}``), ``truncated`` and ``chars`` from its
     text (a preview is longer than ``PREVIEW_CHARS`` and ends with
