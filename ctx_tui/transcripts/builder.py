@@ -338,7 +338,7 @@ class Transcript:
             place = later._place  # type: ignore[attr-defined]  # the slot (model.EntryPlace)
             if (new := moved.get(place)) is None:
                 new = moved[place] = EntryPlace(self.round, place.base, self.round)
-            later._place = new  # type: ignore[attr-defined]
+            later._place = new  # type: ignore[attr-defined]  # the slot (model.EntryPlace)
         self._place = moved.get(self._place, self._place)
 
     def compact(self, compaction: Compaction) -> None:

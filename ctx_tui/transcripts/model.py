@@ -119,8 +119,8 @@ def _slotted(*slots: str) -> Callable[[type[_T]], type[_T]]:
 class Entry:
     """One unit of the conversation: a message, or one content block of it.
 
-    ``transcripts.builder.Transcript.add`` builds entries positionally: add new
-    fields at the end, with a default.
+    ``transcripts.builder.Transcript.add`` sets an entry's slots itself: a new
+    field goes at the end, with a default, and into ``add`` too.
 
     Two layouts, the same fields (``dataclasses.fields(Entry)``) and equal when
     their fields are: an ``Entry`` itself has 12 slots (128 bytes): ten fields and
@@ -189,8 +189,8 @@ def _seq_get(entry: Entry) -> int:
 def _seq_put(entry: Entry, value: int) -> None:
     """A place of its own (the builder shares them; this is for an entry made or changed by hand)."""
     place = getattr(entry, "_place", None)
-    entry._place = EntryPlace(place.round if place is not None else 0, value)  # type: ignore[attr-defined]
-    entry._off = 0  # type: ignore[attr-defined]
+    entry._place = EntryPlace(place.round if place is not None else 0, value)  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
+    entry._off = 0  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
 
 
 def _round_get(entry: Entry) -> int:
@@ -201,7 +201,7 @@ def _round_put(entry: Entry, value: int) -> None:
     place = getattr(entry, "_place", None)
     entry._place = EntryPlace(value, place.base if place is not None else 0)  # type: ignore[attr-defined]  # same seq
     if place is None:
-        entry._off = 0  # type: ignore[attr-defined]
+        entry._off = 0  # type: ignore[attr-defined]  # the slot (see _ENTRY_SLOTS)
 
 
 setattr(Entry, "seq", property(_seq_get, _seq_put, doc="Position in the whole session, 0-based."))
