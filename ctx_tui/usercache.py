@@ -55,7 +55,7 @@ def safe_stem(text: str) -> str:
 
 
 def read_json(path: str) -> Any:
-    """The JSON in ``path``; None when missing, unreadable, damaged or not a regular file (a cache is
+    """The JSON in ``path``; None when missing, unreadable, damaged (nested too deep too) or not a regular file (a cache is
     never an error, and a FIFO or device at the path must not block the status line or a hook)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -66,7 +66,7 @@ def read_json(path: str) -> Any:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
             return json.loads(fh.read(1 << 20))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep (a damaged or planted file)
         return None
 
 

@@ -37,3 +37,12 @@ def test_writes_never_go_through_a_planted_link(tmp_path: Path) -> None:
     assert precious.read_text() == "mine"
     assert not path.is_symlink() and usercache.read_json(str(path)) == {"a": 1}
     assert sorted(p.name for p in path.parent.iterdir()) == ["report.json"]
+
+
+def test_json_nested_past_the_recursion_limit_reads_as_no_cache(tmp_path: Path) -> None:
+    """``json.loads`` raises RecursionError, not ValueError, on deep nesting: a damaged or planted
+    cache file (lexicon.json, everyday-words.json) must read as no cache, not end the command."""
+    for opener in ("[", '{"a":'):
+        path = tmp_path / "lexicon.json"
+        path.write_text(opener * 200_000)
+        assert usercache.read_json(str(path)) is None
