@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ctx_tui.token_pieces import PieceCounter, Ranks
+    from ctx_tui.token_pieces import Blobs, PieceCounter, Ranks
 
 CL100K = "cl100k_base"
 O200K = "o200k_base"
@@ -152,14 +152,27 @@ def _read_groups(path: Path) -> Ranks | None:
     from ctx_tui.token_pieces import RankGroups
 
     try:
-        blobs = _BlobsInFile(path)
-        head = marshal.loads(blobs.read_head())
+        head_bytes, blobs = _head_and_blobs(path)
+        head = marshal.loads(head_bytes)
         if (isinstance(head, tuple) and len(head) == 4 and head[0] == _GROUPS_FORMAT and isinstance(head[1], dict)
                 and all(type(part) is bytes for part in head[2:]) and len(head[3]) > 4000):
             return RankGroups(head[1], head[2], head[3], blobs, path)
     except (OSError, ValueError, EOFError, TypeError):
         pass
     return None
+
+
+def _head_and_blobs(path: Path) -> tuple[bytes, Blobs]:
+    """A rank groups file's ``marshal``-ed head and its blobs: left in the file, or where ``os``
+    has no ``pread`` (Windows) read with the head and held as bytes."""
+    if hasattr(os, "pread"):
+        blobs = _BlobsInFile(path)
+        return blobs.read_head(), blobs
+    data = path.read_bytes()
+    start = 8 + int.from_bytes(data[:8], "little")
+    if start > len(data):
+        raise ValueError("not a rank groups file")
+    return data[8:start], data[start:]
 
 
 class _BlobsInFile:

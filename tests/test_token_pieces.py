@@ -209,6 +209,19 @@ def test_the_rank_groups_blobs_stay_in_their_file(ranks: dict[bytes, int], monke
     assert all(groups.get(token) == rank for token, rank in ranks.items() if len(token) > 1)
 
 
+def test_rank_groups_are_read_where_os_has_no_pread(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without ``os.pread`` (Windows) the groups file is read whole, its blobs held: the same ranks, no AttributeError."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert tokens._cl100k_ranks() is not None
+    (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
+    monkeypatch.delattr(os, "pread")
+    groups = tokens._read_groups(path)
+    assert groups is not None and type(groups._blob) is bytes
+    assert all(groups.get(token) == rank for token, rank in ranks.items() if len(token) > 1)
+    path.write_bytes(path.read_bytes()[:-1000])  # cut short: not a groups file, as with pread
+    assert tokens._read_groups(path) is None
+
+
 def test_the_first_rank_groups_are_built_in_a_child_process(tmp_path: Path) -> None:
     """A first start (no groups file) leaves the ranks' reading to a child: tiktoken never loads here (~24 MiB RSS kept)."""
     import subprocess
