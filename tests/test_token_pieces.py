@@ -420,6 +420,7 @@ def test_gpt_models_count_by_pieces_when_they_count_cl100k(monkeypatch: pytest.M
 
 def test_the_dashboard_counts_by_pieces_while_it_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: Any) -> None:
     """`ctx-tui FILE` counts without tiktoken's encoder (~28 MiB less) and keeps what it learnt for the next start."""
+    from ctx_tui import heap
     from ctx_tui.cli import dashboard_cmd
     from ctx_tui.ui.app import DashboardApp
 
@@ -432,6 +433,7 @@ def test_the_dashboard_counts_by_pieces_while_it_runs(monkeypatch: pytest.Monkey
         seen.append(tokens.count_tokens("the dashboard counts — by pieces"))
 
     monkeypatch.setattr(DashboardApp, "run", run)
+    monkeypatch.setattr(heap, "use_one_arena", lambda: True)  # not in the test process: its threads keep their arenas
     path = fixture(ALL_FIXTURES[0])
     assert dashboard_cmd._run(path, tmp_path) == 0
     assert seen == [len(encoding.encode_ordinary("the dashboard counts — by pieces"))]

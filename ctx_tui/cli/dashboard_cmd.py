@@ -69,6 +69,9 @@ def _run(path: Path, project: Path, notice: str | None = None) -> int:
 
 
 def _run_demo(speed: float, notice: str | None = None) -> int:
+    from ctx_tui.heap import use_one_arena
+
+    use_one_arena()  # before the replay thread starts (see _run)
     with tempfile.TemporaryDirectory(prefix="ctx-tui-demo-") as tmp:
         project = Path(tmp)
         target = prepare_demo_project(project)
