@@ -206,7 +206,10 @@ class _BlobsInFile:
 
     def __getitem__(self, part: slice) -> bytes:
         begin, end, _ = part.indices(self._length)
-        return os.pread(self._fd, end - begin, self._start + begin)  # a short read fails to decode
+        try:
+            return os.pread(self._fd, end - begin, self._start + begin)  # a short read fails to decode
+        except OSError as exc:  # EIO, or NFS's ESTALE (the file replaced from another machine)
+            raise ValueError(f"a rank group that cannot be read: {exc}") from None  # tiktoken counts (RankGroups.get)
 
 
 def _write_groups(path: Path, pairs: dict[bytes, int], prefixes: bytes, ends: bytes, blob: bytes) -> None:

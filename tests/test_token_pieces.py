@@ -299,6 +299,26 @@ def test_a_damaged_rank_group_leaves_the_count_to_tiktoken_and_the_file_is_made_
     assert tokens.count_tokens("hello world, unseen pieces") == len(encoding.encode_ordinary("hello world, unseen pieces"))
 
 
+def test_a_read_error_on_the_held_groups_file_leaves_the_count_to_tiktoken(ranks: dict[bytes, int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The blobs are read when a group is first asked for: an I/O error then (EIO, NFS's ESTALE on a
+    file replaced from another machine) is a group that cannot be read, not an error out of the count."""
+    import errno
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert tokens._cl100k_ranks() is not None
+    (path,) = tokens.cache_dir().glob("cl100k_base-groups-*.marshal")
+    groups = tokens._read_groups(path)
+    assert groups is not None
+
+    def stale(fd: int, size: int, offset: int) -> bytes:
+        raise OSError(errno.ESTALE, "Stale file handle")
+
+    monkeypatch.setattr(os, "pread", stale)
+    counter = PieceCounter(tmp_path / "pieces", lambda: groups)
+    assert counter.count("hello world, unseen pieces") is None  # tiktoken counts it
+    assert counter.count("other unseen words") is None
+
+
 @pytest.mark.parametrize("content", [
     b"",
     b"\x00garbage\xff" * 50,
