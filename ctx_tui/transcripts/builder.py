@@ -226,40 +226,30 @@ class Transcript:
             and (chars <= PREVIEW_CHARS or truncated or not text.endswith(" chars]"))
         ):
             entry = _new(Entry)  # its 12 slots: the test above vouches for the rest (model.Entry)
-            entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
-            entry.kind = kind
-            entry.role = role
-            entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
-            entry.tokens = tokens
-            entry.timestamp = timestamp
-            entry.tool_name = tool_name
-            entry.tool_use_id = tool_use_id
-            entry._stored_usage = None  # type: ignore[attr-defined]  # Entry's slot (model.py)
-            entry.in_context = True
-            entry.tokens_counted = False
         else:
             entry = _new(FullEntry)
-            entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
-            entry.kind = kind
-            entry.role = role
-            entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
-            entry.tokens = tokens
-            entry.timestamp = timestamp
             entry.uuid = uuid
             entry.message_id = message_id
-            entry.tool_name = tool_name
             if tool_input is None:
                 entry._stored_tool_input = None  # type: ignore[attr-defined]  # FullEntry's slot (model.py)
             else:
                 entry.tool_input = tool_input  # stored by the property (model.py)
-            entry.tool_use_id = tool_use_id
             entry.is_sidechain = is_sidechain
             entry.is_error = is_error
             entry.truncated = truncated
-            entry._stored_usage = usage  # type: ignore[attr-defined]  # Entry's slot (model.py)
-            entry.in_context = in_context and not is_sidechain
             entry.chars = chars
-            entry.tokens_counted = False
+        # The slots both layouts have (an Entry's usage is None and it is in context: the test above).
+        entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
+        entry.kind = kind
+        entry.role = role
+        entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
+        entry.tokens = tokens
+        entry.timestamp = timestamp
+        entry.tool_name = tool_name
+        entry.tool_use_id = tool_use_id
+        entry._stored_usage = usage  # type: ignore[attr-defined]  # Entry's slot (model.py)
+        entry.in_context = in_context and not is_sidechain
+        entry.tokens_counted = False
         self.entries.append(entry)
         if kind is _TOOL_CALL and tool_use_id and tool_name:
             self.tool_calls[tool_use_id] = entry
