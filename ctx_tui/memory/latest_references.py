@@ -644,8 +644,7 @@ class _Scan:
                     best = found.get(item)
                     if best is None or hit.score > best.score:
                         found[item] = hit
-                        if hit.score > beat.get(item, hit.score - 1.0):
-                            beat[item] = hit.score
+                        beat[item] = max(hit.score, beat.get(item, hit.score))
             for item, hit in found.items():
                 if item not in hits or hit.score > hits[item].score:
                     hits[item] = hit
