@@ -1,25 +1,30 @@
 """Extraction against hand labels: recall and precision per type, per transcript, every error.
 
-    python bench/eval_extract.py [--quiet]
+    python bench/eval_extract.py [--part all|real|base|tune2|fresh] [--quiet] [--show-fresh-errors]
 
-Two sets (``tests/data/extract/``, see its README):
+The parts (``tests/data/extract/``, see its README):
 
-* ``labels.yaml`` — real transcripts (the shared fixtures, read from
+* ``real`` — ``labels.yaml``, real transcripts (the shared fixtures, read from
   ``../shared/fixtures``, skipped when absent; excerpts of public sessions
   stored with their licence). An item found is a true positive when it
   contains a label's phrase and has one of the label's types; a required
   label no item matches is a miss; an item no label matches is a false
   positive. Optional labels count neither way.
-* ``sentences.yaml`` — single sentences (synthetic, six domains, hard
-  negatives): ``classify(sentence, role)`` must give the expected type or none.
+* sentence sets — ``classify(sentence, role)`` must give the expected type or
+  none: ``base`` (``sentences.yaml``, synthetic, six domains, hard negatives;
+  tuned on), ``tune2`` (``sentences_tune2.yaml``, written blind by another
+  author, each case with a ``style``), ``fresh`` (``sentences_fresh.yaml``, a
+  held-out set when present: its errors print only with
+  ``--show-fresh-errors``, so that nobody tunes on them by accident).
 
-Nothing here is tuned on: thresholds do not exist; the figures are what the
-extractor does. ``tests/test_extract_eval.py`` pins a floor under them.
+``--part all`` (the default) prints every part. Nothing here is tuned on:
+thresholds do not exist; the figures are what the extractor does.
+``tests/test_extract_eval.py`` pins a floor under them.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +39,9 @@ from ctx_tui.window import Session
 
 DATA = benchlib.ROOT / "tests" / "data" / "extract"
 SCORED = ("goal", "constraint", "user_preference", "decision")
+#: The sentence sets, by part name.
+SENTENCE_PARTS = {"base": "sentences.yaml", "tune2": "sentences_tune2.yaml", "fresh": "sentences_fresh.yaml"}
+PARTS = ("real", *SENTENCE_PARTS)
 
 
 def _norm(text: str) -> str:
@@ -57,6 +65,11 @@ class Score:
     def precision(self) -> float:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
 
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
     def add(self, other: Score) -> None:
         self.tp += other.tp
         self.found_labels += other.found_labels
@@ -65,13 +78,39 @@ class Score:
 
 
 @dataclass
+class SentencePart:
+    """The scores of one sentence set: per expected type, per style, every error.
+
+    Per type, ``required`` counts the cases of that type, ``found_labels`` those
+    classified as it, ``tp`` / ``fp`` the sentences classified as it rightly / wrongly.
+    """
+
+    name: str
+    cases: int = 0
+    correct: int = 0
+    negatives: int = 0
+    rejected: int = 0  # negatives classified as no item
+    by_type: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))
+    by_style: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))  # items of each style
+    style_negatives: Counter = field(default_factory=Counter)  # style -> negatives
+    style_fp: Counter = field(default_factory=Counter)  # style -> negatives taken as an item
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def items(self) -> Score:
+        total = Score()
+        for score in self.by_type.values():
+            total.add(score)
+        return total
+
+
+@dataclass
 class Report:
     by_type: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))
     by_transcript: dict[str, Score] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-    sentences: Counter = field(default_factory=Counter)
-    sentence_errors: list[str] = field(default_factory=list)
+    parts: dict[str, SentencePart] = field(default_factory=dict)  # the sentence sets present
 
     @property
     def overall(self) -> Score:
@@ -126,62 +165,108 @@ def score_transcript(case: dict, report: Report) -> None:
     report.by_transcript[case["id"]] = per
 
 
-def score_sentences(report: Report) -> None:
-    path = DATA / "sentences.yaml"
+def score_sentences(name: str) -> SentencePart | None:
+    """The scores of sentence set ``name``, or None when its file is absent."""
+    path = DATA / SENTENCE_PARTS[name]
     if not path.is_file():
-        return
+        return None
+    part = SentencePart(name)
     for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
         got = classify(case["text"], case.get("role", "user"))
         got_name = got.value if isinstance(got, ItemType) else None
         want = case.get("type")
+        style = str(case.get("style") or "-")
         ok = got_name == want
-        report.sentences["total"] += 1
-        report.sentences["correct"] += ok
-        key = want or "none"
-        report.sentences[f"{key}:n"] += 1
-        report.sentences[f"{key}:ok"] += ok
+        part.cases += 1
+        part.correct += ok
+        if want:
+            for score in (part.by_type[want], part.by_style[style]):
+                score.required += 1
+                score.found_labels += ok
+        else:
+            part.negatives += 1
+            part.rejected += ok
+            part.style_negatives[style] += 1
+            part.style_fp[style] += not ok
         if got_name:
-            report.sentences[f"{got_name}:predicted"] += 1
-            report.sentences[f"{got_name}:predicted_ok"] += ok
+            score = part.by_type[got_name]
+            score.tp += ok
+            score.fp += not ok
+            style_score = part.by_style[style]
+            style_score.tp += ok
+            style_score.fp += not ok
         if not ok:
-            report.sentence_errors.append(f"{case['id']} want {want} got {got_name}: {case['text']!r}")
+            part.errors.append(f"{case['id']} [{style}] want {want} got {got_name}: {case['text']!r}")
+    return part
 
 
-def evaluate() -> Report:
+def evaluate(parts: tuple[str, ...] = PARTS) -> Report:
     report = Report()
-    for case in yaml.safe_load((DATA / "labels.yaml").read_text(encoding="utf-8"))["transcripts"]:
-        score_transcript(case, report)
-    score_sentences(report)
+    if "real" in parts:
+        for case in yaml.safe_load((DATA / "labels.yaml").read_text(encoding="utf-8"))["transcripts"]:
+            score_transcript(case, report)
+    for name in parts:
+        if name in SENTENCE_PARTS:
+            part = score_sentences(name)
+            if part is not None:
+                report.parts[name] = part
     return report
 
 
 def _line(name: str, s: Score) -> str:
-    return f"  {name:32} required {s.required:3}  found {s.found_labels:3}  recall {s.recall:.2f}   items {s.tp + s.fp:3}  precision {s.precision:.2f}"
+    return (
+        f"  {name:32} required {s.required:3}  found {s.found_labels:3}  recall {s.recall:.2f}   "
+        f"items {s.tp + s.fp:3}  precision {s.precision:.2f}  F1 {s.f1:.2f}"
+    )
+
+
+def _print_part(part: SentencePart) -> None:
+    items = part.items
+    print(
+        f"{part.name}: {part.correct}/{part.cases} correct ({part.correct / part.cases:.2f}); items recall {items.recall:.2f} "
+        f"precision {items.precision:.2f} F1 {items.f1:.2f}; negatives {part.rejected}/{part.negatives} rejected"
+    )
+    for name in SCORED:
+        if name in part.by_type:
+            print(_line(name, part.by_type[name]))
+    styles = sorted(set(part.by_style) | set(part.style_negatives))
+    if styles != ["-"]:
+        for style in styles:
+            s = part.by_style[style]
+            print(
+                f"  style {style:26} items {s.required:3}  recall {s.recall:.2f}  precision {s.precision:.2f}  F1 {s.f1:.2f}"
+                f"   negatives {part.style_negatives[style]:3}  taken as items {part.style_fp[style]:3}"
+            )
 
 
 def main() -> None:
-    report = evaluate()
-    print(f"transcripts scored: {len(report.by_transcript)}" + (f"  (skipped, not available: {', '.join(report.skipped)})" if report.skipped else ""))
-    print("per type:")
-    for name in SCORED:
-        print(_line(name, report.by_type[name]))
-    print(_line("OVERALL", report.overall))
-    print("per transcript:")
-    for name, s in report.by_transcript.items():
-        print(_line(name, s))
-    s = report.sentences
-    if s["total"]:
-        print(f"sentences: {s['correct']}/{s['total']} correct ({s['correct'] / s['total']:.2f})")
-        for key in (*SCORED, "none"):
-            n, ok = s[f"{key}:n"], s[f"{key}:ok"]
-            pred, pred_ok = s[f"{key}:predicted"], s[f"{key}:predicted_ok"]
-            if n or pred:
-                prec = f"{pred_ok / pred:.2f}" if pred else "  - "
-                print(f"  {key:16} cases {n:3}  recall {ok / n if n else 1:.2f}  predicted {pred:3}  precision {prec}")
-    if "--quiet" not in sys.argv:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--part", choices=("all", *PARTS), default="all")
+    parser.add_argument("--quiet", action="store_true", help="figures only, no errors")
+    parser.add_argument("--show-fresh-errors", action="store_true", help="also print the errors of the held-out fresh set")
+    args = parser.parse_args()
+    report = evaluate(PARTS if args.part == "all" else (args.part,))
+    if args.part in ("all", "real"):
+        print(f"real transcripts scored: {len(report.by_transcript)}" + (f"  (skipped, not available: {', '.join(report.skipped)})" if report.skipped else ""))
+        print("per type:")
+        for name in SCORED:
+            print(_line(name, report.by_type[name]))
+        print(_line("OVERALL", report.overall))
+        print("per transcript:")
+        for name, s in report.by_transcript.items():
+            print(_line(name, s))
+    for part in report.parts.values():
+        _print_part(part)
+    if args.part not in ("all", "real") and args.part not in report.parts:
+        print(f"{args.part}: {SENTENCE_PARTS[args.part]} is absent")
+    if not args.quiet:
         print("errors:")
-        for line in report.errors + report.sentence_errors:
-            print("  " + line)
+        for line in report.errors:
+            print("  real " + line)
+        for part in report.parts.values():
+            if part.name != "fresh" or args.show_fresh_errors:
+                for line in part.errors:
+                    print(f"  {part.name} {line}")
 
 
 if __name__ == "__main__":

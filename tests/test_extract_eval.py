@@ -47,7 +47,6 @@ def test_extraction_floor_on_real_transcripts() -> None:
 
 
 def test_sentence_cases_floor() -> None:
-    report = _report()
-    s = report.sentences
-    assert s["total"] >= 100
-    assert s["correct"] / s["total"] >= 0.85, report.sentence_errors
+    base = _report().parts["base"]
+    assert base.cases >= 100
+    assert base.correct / base.cases >= 0.85, base.errors
