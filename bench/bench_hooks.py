@@ -12,6 +12,12 @@ prompt hook <= 1.5x, delivering a restatement, session-start, --version and
 --help <= 2x). It also times the detached jobs that read the transcript
 (auto-refresh and the pre-compact summary): the hooks never wait for them.
 
+Each command runs two ways, each against its own reference: ``python -m
+ctx_tui`` in the development venv (an editable install, as this bench first
+measured it), and the ``ctx-tui`` console script of a venv that has ctx_tui
+as a wheel install has it (``benchlib.installed_ctx_tui``): the editable
+install's finder imports pathlib, contextlib and re at every start of its
+interpreter, the reference's included, which a user's ctx-tui does not have.
 Children run with their bytecode cached, as an installed ctx-tui does
 (``benchlib.child_env``).
 
@@ -92,10 +98,10 @@ def run_hook(project: Path, hook: str, stdin: dict) -> tuple[float, bytes]:
 
 
 def run_child(argv: list[str], cwd: Path, stdin: dict | None) -> tuple[float, float, bytes]:
-    """Wall and CPU seconds of ``python ARGV`` (stdin JSON if given), and its stdout."""
+    """Wall and CPU seconds of the command ``argv`` (stdin JSON if given), and its stdout."""
     cpu = _children_cpu()
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, *argv], cwd=cwd, capture_output=True, timeout=120, env=CHILD_ENV,
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=120, env=CHILD_ENV,
                           input=json.dumps(stdin).encode() if stdin is not None else b"")
     elapsed = time.perf_counter() - started
     if done.returncode != 0 or done.stderr:
@@ -131,35 +137,46 @@ def main() -> None:
         ups = {**base, "hook_event_name": "UserPromptSubmit", "prompt": "next"}
 
         cases: list[tuple[str, list[str], dict | None, Callable[[], object] | None, str]] = [
-            ("python -c pass (the reference)", ["-c", "pass"], None, None, ""),
-            ("--version", ["-m", "ctx_tui", "--version"], None, None, "2.0"),
-            ("--help", ["-m", "ctx_tui", "--help"], None, None, "2.0"),
-            ("hook user-prompt-submit, empty queue", ["-m", "ctx_tui", "hook", "user-prompt-submit"], ups, None, "1.5"),
-            ("hook user-prompt-submit, 5 queued items", ["-m", "ctx_tui", "hook", "user-prompt-submit"], ups,
+            ("python -c pass (the reference)", [], None, None, ""),
+            ("--version", ["--version"], None, None, "2.0"),
+            ("--help", ["--help"], None, None, "2.0"),
+            ("hook user-prompt-submit, empty queue", ["hook", "user-prompt-submit"], ups, None, "1.5"),
+            ("hook user-prompt-submit, 5 queued items", ["hook", "user-prompt-submit"], ups,
              lambda: enqueue(project, SESSION, [QueuedItem(f"i{n}", "constraint", "high", f"fact {n}") for n in range(5)]),
              "2.0"),
-            ("hook session-start (source compact)", ["-m", "ctx_tui", "hook", "session-start"],
+            ("hook session-start (source compact)", ["hook", "session-start"],
              {**base, "hook_event_name": "SessionStart", "source": "compact"}, None, "2.0"),
         ]
+        # Each case two ways: as this bench first ran it (the development venv's python -m ctx_tui,
+        # an editable install), and as a user's install runs it (benchlib.installed_ctx_tui).
+        python, script = benchlib.installed_ctx_tui(Path(tmp) / "venv")
+        ways = {
+            "editable, python -m": lambda argv: [sys.executable, *(["-m", "ctx_tui", *argv] if argv else ["-c", "pass"])],
+            "installed, ctx-tui": lambda argv: [script, *argv] if argv else [python, "-c", "pass"],
+        }
         for _label, argv, stdin, _prepare, _target in cases:  # untimed: writes the bytecode
-            run_child(argv, project, stdin)
-        walls: dict[str, list[float]] = {c[0]: [] for c in cases}
-        cpus: dict[str, list[float]] = {c[0]: [] for c in cases}
+            for way in ways.values():
+                run_child(way(argv), project, stdin)
+        walls: dict[tuple[str, str], list[float]] = {(c[0], w): [] for c in cases for w in ways}
+        cpus: dict[tuple[str, str], list[float]] = {(c[0], w): [] for c in cases for w in ways}
         for _ in range(args.runs):  # round by round, so each case sees the same load
             for label, argv, stdin, prepare, _target in cases:
-                if prepare:
-                    prepare()
-                wall, cpu, out = run_child(argv, project, stdin)
-                if stdin is not None and "queued" in label and b"additionalContext" not in out:
-                    raise SystemExit(f"{label}: nothing delivered")
-                walls[label].append(wall)
-                cpus[label].append(cpu)
-        ref_wall, ref_cpu = statistics.median(walls[cases[0][0]]), statistics.median(cpus[cases[0][0]])
-        print(f"{'median of ' + str(args.runs) + ' alternated runs':44} {'wall':>8} {'cpu':>8} {'wall x':>7} {'cpu x':>6}  target")
-        for label, *_rest, target in cases:
-            wall, cpu = statistics.median(walls[label]), statistics.median(cpus[label])
-            print(f"{label:44} {wall * 1000:6.0f}ms {cpu * 1000:6.0f}ms {wall / ref_wall:6.2f}x {cpu / ref_cpu:5.2f}x"
-                  f"  {'<= ' + target + 'x' if target else ''}")
+                for way, command in ways.items():
+                    if prepare:
+                        prepare()
+                    wall, cpu, out = run_child(command(argv), project, stdin)
+                    if stdin is not None and "queued" in label and b"additionalContext" not in out:
+                        raise SystemExit(f"{label}: nothing delivered")
+                    walls[label, way].append(wall)
+                    cpus[label, way].append(cpu)
+        for way in ways:
+            ref = cases[0][0]
+            ref_wall, ref_cpu = statistics.median(walls[ref, way]), statistics.median(cpus[ref, way])
+            print(f"{way + ': median of ' + str(args.runs) + ' alternated runs':44} {'wall':>8} {'cpu':>8} {'wall x':>7} {'cpu x':>6}  target")
+            for label, *_rest, target in cases:
+                wall, cpu = statistics.median(walls[label, way]), statistics.median(cpus[label, way])
+                print(f"{label:44} {wall * 1000:6.1f}ms {cpu * 1000:6.1f}ms {wall / ref_wall:6.2f}x {cpu / ref_cpu:5.2f}x"
+                      f"  {'<= ' + target + 'x' if target else ''}")
 
         # auto-refresh on: the hook answers at once, a detached job analyses the 100 MB
         def done(action: str, count: int = 1) -> Callable[[], bool]:

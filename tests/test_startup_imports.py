@@ -34,12 +34,21 @@ print(json.dumps({"code": code, "stdout": answer, "modules": sorted(sys.modules)
 #: Never on the prompt hook's path: model building, YAML, the fast JSON parser
 #: for transcripts, the lock library, argparse and dataclasses (inspect).
 HEAVY = {"pydantic", "yaml", "orjson", "filelock", "argparse", "dataclasses", "textual", "rich", "tiktoken"}
+#: Nor, when nothing waits, the standard modules that made half of its start-up beyond Python's
+#: own: pathlib (urllib.parse, ipaddress, fnmatch), typing, contextlib.
+STDLIB_SKIPPED = {"pathlib", "urllib.parse", "ipaddress", "fnmatch", "typing", "contextlib"}
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def _probe(project: Path, *args: str, stdin: bytes = b"") -> dict:
+def _probe(project: Path, *args: str, stdin: bytes = b"", bare: bool = False) -> dict:
+    """Run PROBE; ``bare``: without site (-S), ctx_tui found on PYTHONPATH, as an installed
+    ctx-tui's process loads nothing before it (an editable install's finder imports pathlib at start-up)."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(project), "XDG_CONFIG_HOME": str(project / "xdg")}
+    if bare:
+        env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], cwd=project, input=stdin, capture_output=True, timeout=60,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(project), "XDG_CONFIG_HOME": str(project / "xdg")},
+        [sys.executable, *(["-S"] if bare else []), "-c", PROBE, *args], cwd=project, input=stdin,
+        capture_output=True, timeout=60, env=env,
     )
     assert done.returncode == 0 and not done.stderr, done.stderr
     return json.loads(done.stdout)
@@ -60,6 +69,18 @@ def test_prompt_hook_with_nothing_queued_loads_no_model_and_no_queue_code(tmp_pa
         "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths",
     }
     assert not (tmp_path / ".ctx").exists()  # nothing created either
+
+
+def test_hooks_with_nothing_to_do_import_no_pathlib_typing_or_contextlib(tmp_path: Path) -> None:
+    transcript = write_transcript(tmp_path, ["Build the exporter."])
+    for event, fields in (("UserPromptSubmit", {"prompt": "next"}), ("SessionStart", {"source": "compact"})):
+        name = "user-prompt-submit" if event == "UserPromptSubmit" else "session-start"
+        run = _probe(tmp_path, "hook", name, stdin=hook_stdin(tmp_path, event, transcript, **fields), bare=True)
+        assert run["code"] == 0 and run["stdout"] == ""
+        assert STDLIB_SKIPPED & set(run["modules"]) == set(), name
+    version = _probe(tmp_path, "--version", bare=True)
+    assert version["stdout"].startswith("ctx-tui ") and STDLIB_SKIPPED & set(version["modules"]) == set()
+    assert not (tmp_path / ".ctx").exists()
 
 
 def test_prompt_hook_delivering_a_restatement_builds_no_model(tmp_path: Path) -> None:
@@ -198,3 +219,27 @@ def test_an_api_compress_call_loads_no_config_session_or_reader_models(tmp_path:
     assert {"pydantic", "yaml", "textual"} & set(run["modules"]) == set()
     assert not {"ctx_tui.config", "ctx_tui.window", "ctx_tui.retrieve", "ctx_tui.memory.session_store",
                 "ctx_tui.transcripts.claude"} & _ctx_modules(run["modules"])
+
+
+def test_the_hooks_string_paths_are_the_paths_of_the_rest(tmp_path: Path, monkeypatch) -> None:
+    from ctx_tui import paths
+
+    for session in (SESSION_ID, "../etc/passwd", "a/b\x1bc", ""):
+        assert Path(paths.restate_queue_file(str(tmp_path), session)) == paths.restate_queue_path(tmp_path, session)
+        assert Path(paths.session_memory_file(str(tmp_path), session)) == paths.session_memory_path(tmp_path, session)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path) + "/")
+    assert paths.user_config_path() == Path.home() / ".config" / "ctx-tui" / "config.yaml"
+    assert paths.config_files(tmp_path) == []
+    paths.project_config_path(tmp_path).parent.mkdir()
+    paths.project_config_path(tmp_path).symlink_to(tmp_path / "nowhere")  # lexists: a dangling link counts
+    assert [Path(p) for p in paths.config_files(str(tmp_path))] == [paths.project_config_path(tmp_path)]
+
+
+def test_the_prompt_hooks_exists_is_pathlibs(tmp_path: Path) -> None:
+    from ctx_tui.actions.hooks import _exists
+
+    (tmp_path / "file").write_text("")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name in ("file", "missing", "file/under-a-file", "loop", "nul\0byte", "."):
+        assert _exists(str(tmp_path / name)) == (tmp_path / name).exists(), name

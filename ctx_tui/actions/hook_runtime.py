@@ -20,16 +20,25 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, NamedTuple
 
 from ctx_tui.paths import state_dir
+
+TYPE_CHECKING = False  # typing is not imported at run time (see below)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+    Handler = Callable[["HookInput"], "dict[str, Any] | None"]
 
 # The hook's stdin, its answer and an error line are a few hundred bytes: the
 # standard json module handles them; importing orjson (which imports uuid,
 # platform, dataclasses, inspect) would cost the prompt hook ~15 ms each time.
+# Nor does this module import pathlib (with urllib.parse, ipaddress, fnmatch),
+# typing or contextlib: the prompt hook's common answer (nothing waits) needs
+# none of them, and they were half of its start-up beyond Python's own
+# (bench/bench_hooks.py; tests/test_startup_imports.py pins the modules).
 
 HOOK_ERROR_LOG = "hook-errors.log"
 #: Seconds a hook may work before its commit point (Python's start-up comes on top; the whole
@@ -51,22 +60,29 @@ def _expired(signum: int, frame: Any) -> None:
     raise HookTimeout(f"no answer within {HOOK_BUDGET_S} s; the hook gave up (nothing was taken from the queue)")
 
 
-@contextmanager
-def time_budget(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`HookTimeout` in the body after ``seconds`` (SIGALRM; in the main thread only)."""
-    try:
-        previous = signal.signal(signal.SIGALRM, _expired) if seconds is not None and hasattr(signal, "setitimer") else None
-    except ValueError:  # not the main thread: no budget
-        previous = None
-    if previous is None or seconds is None:
-        yield
-        return
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+class time_budget:  # noqa: N801 (used as a function: ``with time_budget(seconds):``)
+    """Raise :class:`HookTimeout` in the body after ``seconds`` (SIGALRM; in the main thread only).
+
+    A class rather than a ``contextlib.contextmanager``: the prompt hook does not import contextlib.
+    """
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.previous: Any = None
+
+    def __enter__(self) -> None:
+        if self.seconds is None or not hasattr(signal, "setitimer"):
+            return
+        try:
+            self.previous = signal.signal(signal.SIGALRM, _expired)
+        except ValueError:  # not the main thread: no budget
+            return
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.previous is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
 
 
 def disarm() -> None:
@@ -78,17 +94,49 @@ def disarm() -> None:
             pass
 
 
-class HookInput(NamedTuple):
-    """The hook's stdin, parsed (a NamedTuple: ``import dataclasses`` would cost the hook ~9 ms)."""
+class HookInput:
+    """The hook's stdin, parsed.
 
-    session_id: str
-    cwd: Path  # the project: every state file of the hook lives in its .ctx/
-    transcript_path: Path | None
-    event: str | None  # hook_event_name as sent
-    raw: dict[str, Any]  # the whole object as sent
-    source: str | None = None  # SessionStart: startup | resume | clear | compact
-    trigger: str | None = None  # PreCompact: manual | auto
-    custom_instructions: str | None = None  # PreCompact: what the user passed to /compact
+    The project folder and the transcript are kept as the strings found (os.path
+    joins them) and made :class:`~pathlib.Path` objects when first asked for:
+    the prompt hook's common answer needs no pathlib. A plain class: a
+    NamedTuple imports typing, ``dataclasses`` imports inspect.
+    """
+
+    __slots__ = ("session_id", "folder", "transcript", "event", "raw", "source", "trigger", "custom_instructions")
+
+    def __init__(
+        self,
+        session_id: str,
+        folder: str,
+        transcript: str | None,
+        event: str | None,
+        raw: dict[str, Any],
+        source: str | None = None,
+        trigger: str | None = None,
+        custom_instructions: str | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.folder = folder  # the project: every state file of the hook lives in its .ctx/
+        self.transcript = transcript  # transcript_path as sent, ``~`` expanded
+        self.event = event  # hook_event_name as sent
+        self.raw = raw  # the whole object as sent
+        self.source = source  # SessionStart: startup | resume | clear | compact
+        self.trigger = trigger  # PreCompact: manual | auto
+        self.custom_instructions = custom_instructions  # PreCompact: what the user passed to /compact
+
+    @property
+    def cwd(self) -> Path:
+        """The project folder."""
+        from pathlib import Path
+
+        return Path(self.folder)
+
+    @property
+    def transcript_path(self) -> Path | None:
+        from pathlib import Path
+
+        return None if self.transcript is None else Path(self.transcript)
 
 
 def _opt_str(data: dict[str, Any], key: str) -> str | None:
@@ -96,7 +144,7 @@ def _opt_str(data: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
+def parse_hook_input(data: bytes, default_cwd: str | os.PathLike[str]) -> HookInput:
     """The hook's stdin as a :class:`HookInput`; :class:`HookInputError` when malformed."""
     try:
         obj = json.loads(data)
@@ -108,14 +156,16 @@ def parse_hook_input(data: bytes, default_cwd: Path) -> HookInput:
     if session_id is None:
         raise HookInputError("stdin has no session_id")
     cwd_text = _opt_str(obj, "cwd")
-    cwd = default_cwd if cwd_text is None else default_cwd / cwd_text  # an absolute cwd replaces the default
-    if not cwd.is_dir():  # never create a .ctx/ somewhere that is not a project
-        raise HookInputError(f"cwd is not a folder: {cwd}")
+    cwd = os.path.join(default_cwd, cwd_text or "")  # an absolute cwd replaces the default
+    if not os.path.isdir(cwd):  # never create a .ctx/ somewhere that is not a project
+        from pathlib import Path
+
+        raise HookInputError(f"cwd is not a folder: {Path(cwd)}")
     transcript = _opt_str(obj, "transcript_path")
     return HookInput(
         session_id=session_id,
-        cwd=cwd,
-        transcript_path=Path(os.path.expanduser(transcript)) if transcript else None,
+        folder=cwd,
+        transcript=os.path.expanduser(transcript) if transcript else None,
         event=_opt_str(obj, "hook_event_name"),
         source=_opt_str(obj, "source"),
         trigger=_opt_str(obj, "trigger"),
@@ -130,6 +180,8 @@ def _dumps(obj: Any) -> str:
 
 
 def user_state_dir() -> Path:
+    from pathlib import Path
+
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "ctx-tui"
 
@@ -145,10 +197,15 @@ def _append_log(path: Path, line: str) -> None:
     append_line(path, line)
 
 
-def log_hook_error(project: Path, hook: str, exc: BaseException, session: str | None = None) -> Path | None:
+def log_hook_error(
+    project: str | os.PathLike[str], hook: str, exc: BaseException, session: str | None = None
+) -> Path | None:
     """Write the error to the project's hook log, else the user's; the log written, or None."""
     import traceback
     from datetime import datetime, timezone
+    from pathlib import Path
+
+    project = Path(project)
 
     line = _dumps(
         {
@@ -169,21 +226,20 @@ def log_hook_error(project: Path, hook: str, exc: BaseException, session: str | 
     return None
 
 
-Handler = Callable[[HookInput], "dict[str, Any] | None"]
-
-
-def run_hook(name: str, handler: Handler, stdin: bytes, default_cwd: Path, budget: float | None = None) -> str:
+def run_hook(
+    name: str, handler: Handler, stdin: bytes, default_cwd: str | os.PathLike[str], budget: float | None = None
+) -> str:
     """Run one hook; the JSON text to print, or "" (nothing to say, or an error was logged).
 
     Never raises: whatever goes wrong inside is logged and answered with "".
     With ``budget`` the handler runs under :func:`time_budget`.
     """
-    project = default_cwd
+    project: str | os.PathLike[str] = default_cwd
     session: str | None = None
     try:
         with time_budget(budget):
             hook = parse_hook_input(stdin, default_cwd)
-            project, session = hook.cwd, hook.session_id
+            project, session = hook.folder, hook.session_id
             answer = handler(hook)
         return json.dumps(answer, separators=(",", ":")) if answer else ""  # ASCII: \\u escapes
     except BaseException as exc:  # a hook must never break the agent

@@ -19,14 +19,13 @@ back to the agent. Each hook then answers in the time it takes Python to start.
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from ctx_tui.actions.hook_runtime import Handler, HookInput, HookInputError, disarm, log_hook_error
-from ctx_tui.paths import config_files, restate_queue_path, session_memory_path
+from ctx_tui.actions.hook_runtime import HookInput, HookInputError, disarm, log_hook_error
+from ctx_tui.paths import config_files, restate_queue_file, session_memory_file
+
+TYPE_CHECKING = False  # typing is not imported at run time
 
 # Claude Code starts a hook process on every prompt and
 # waits for it, so at the top this module imports only what answering "nothing
@@ -38,6 +37,11 @@ from ctx_tui.paths import config_files, restate_queue_path, session_memory_path
 # the detached jobs.
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from ctx_tui.actions.hook_runtime import Handler
     from ctx_tui.config import Config
     from ctx_tui.memory.session_store import SavedSummary
     from ctx_tui.window import Session
@@ -47,6 +51,8 @@ LIMIT_FIELD = "ctx_tui_limit_bytes"
 DEFERRED_JOBS = ("pre-compact", "auto-refresh")
 #: How long the prompt hook waits for the queue's lock; on a timeout the queue stays for the next prompt.
 TAKE_LOCK_TIMEOUT_S = 0.3
+#: What ``Path.exists()`` reads as "no such file" (pathlib's ``_IGNORED_ERRNOS``).
+_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 
 
 def _config(hook: HookInput, name: str) -> Config | None:
@@ -58,6 +64,19 @@ def _config(hook: HookInput, name: str) -> Config | None:
     except Exception as exc:
         log_hook_error(hook.cwd, name, exc, hook.session_id)
         return None
+
+
+def _exists(path: str) -> bool:
+    """``Path(path).exists()``, without pathlib: a missing file (or folder on the way) is False, other errors raise."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return False
+        raise
+    except ValueError:  # a NUL in the name
+        return False
+    return True
 
 
 def _context(event: str, text: str) -> dict[str, Any]:
@@ -100,24 +119,19 @@ def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
     proc.stdin.close()
 
 
-@contextmanager
-def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator[Session]:
+def _session_at(path: Path, config: Config, limit_bytes: int | None, folder: str) -> Session:
     """The session as it was when the hook fired: only its first ``limit_bytes`` are read.
 
     The agent appends to the transcript (a compaction boundary, say) while a
-    deferred job runs, so the job reads a temporary copy of that prefix.
+    deferred job runs, so the job reads a copy of that prefix, written in
+    ``folder`` (a temporary folder the caller removes when done with the session).
     """
-    import tempfile
+    from pathlib import Path
 
     from ctx_tui.storage import open_regular
     from ctx_tui.window import Session  # see _heavy_imports_note
 
-    if limit_bytes is None or path.stat().st_size <= limit_bytes:
-        session = Session(path, config)
-        session.poll()
-        yield session
-        return
-    with tempfile.TemporaryDirectory(prefix="ctx-tui-hook-") as folder:
+    if limit_bytes is not None and path.stat().st_size > limit_bytes:
         copy = Path(folder) / path.name
         with open_regular(path) as src, copy.open("wb") as dst:
             remaining = limit_bytes
@@ -127,9 +141,10 @@ def _session_at(path: Path, config: Config, limit_bytes: int | None) -> Iterator
                     break
                 dst.write(chunk)
                 remaining -= len(chunk)
-        session = Session(copy, config)
-        session.poll()
-        yield session
+        path = copy
+    session = Session(path, config)
+    session.poll()
+    return session
 
 
 # -- UserPromptSubmit -------------------------------------------------------
@@ -144,13 +159,16 @@ def auto_refresh(
     (``restate_items``), so the same item is not restated again on the next prompt.
     This runs inside the prompt hook, so the queue is delivered: it always queues.
     """
+    import tempfile
+
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.actions.restate import restate_items
     from ctx_tui.actions.restate_queue import pending_restatements
     from ctx_tui.kinds import Importance
     from ctx_tui.memory.view import build_memory_view
 
-    with _session_at(transcript, config, limit_bytes) as session:
+    with tempfile.TemporaryDirectory(prefix="ctx-tui-hook-") as folder:
+        session = _session_at(transcript, config, limit_bytes, folder)
         view = build_memory_view(project, session, config, latest_only=True)
     waiting = {q.id for q in pending_restatements(project, session_id)}
     queued = [s.id for s in view.flagged if s.importance is Importance.HIGH and s.id not in waiting]
@@ -162,6 +180,7 @@ def auto_refresh(
 
 def _auto_refresh_job(hook: HookInput, config: Config) -> None:
     """Run one auto-refresh unless another one is running for this session."""
+    from ctx_tui.paths import restate_queue_path
     from ctx_tui.storage import LockTimeout, locked
 
     try:
@@ -177,14 +196,14 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
     Without a config file the defaults apply, and auto-refresh is off by
     default: the config is then not loaded at all (see _heavy_imports_note).
     """
-    config = _config(hook, "user-prompt-submit") if config_files(hook.cwd) else None
+    config = _config(hook, "user-prompt-submit") if config_files(hook.folder) else None
     if config is not None and config.decay.enabled and config.decay.auto_refresh:
         try:
             spawn_deferred("auto-refresh", hook, _transcript(hook).stat().st_size)
         except Exception as exc:  # the queue is still delivered
             log_hook_error(hook.cwd, "user-prompt-submit", exc, hook.session_id)
-    if not restate_queue_path(hook.cwd, hook.session_id).exists():
-        return None  # the common case: answered without loading the queue's code
+    if not _exists(restate_queue_file(hook.folder, hook.session_id)):
+        return None  # the common case: answered without loading the queue's code, or pathlib
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.actions.restate_queue import restatement_text, take_restatements
 
@@ -215,7 +234,7 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
     """
     if hook.source not in (None, "compact"):
         return None
-    path = session_memory_path(hook.cwd, hook.session_id)
+    path = session_memory_file(hook.folder, hook.session_id)
     try:
         os.lstat(path)
     except FileNotFoundError:
@@ -223,8 +242,9 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
     except OSError:
         pass
     from ctx_tui.memory.session_notes import NOTE_LISTS, read_notes  # see _heavy_imports_note
+    from ctx_tui.paths import session_memory_path
 
-    notes = read_notes(path)
+    notes = read_notes(session_memory_path(hook.cwd, hook.session_id))
     if notes is None:
         from ctx_tui.memory.session_store import load_session_memory
 
@@ -268,12 +288,15 @@ def save_window_summary(
     even when no dashboard ran. The summary uses the config's strategy and ratio,
     with the tracked items kept whole.
     """
+    import tempfile
+
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.compress import compress_window
     from ctx_tui.memory.session_store import SavedSummary, update_session_memory
     from ctx_tui.memory.tracker import refresh
 
-    with _session_at(transcript, config, limit_bytes) as session:
+    with tempfile.TemporaryDirectory(prefix="ctx-tui-hook-") as folder:
+        session = _session_at(transcript, config, limit_bytes, folder)
         refresh(project, session, config, latest_only=True)  # the write step: no view is read here
         result = compress_window(session, config, project=project)
     if not result.text.strip():

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ctx_tui.actions import hooks
-from ctx_tui.actions.hook_runtime import HOOK_BUDGET_S, Handler, log_hook_error, run_hook
+from ctx_tui.actions.hook_runtime import HOOK_BUDGET_S, log_hook_error, run_hook
+
+TYPE_CHECKING = False  # typing is not imported at run time (a hook answers without it)
 
 if TYPE_CHECKING:
     import argparse
+
+    from ctx_tui.actions.hook_runtime import Handler
 
 EVENT_HOOKS: dict[str, tuple[Handler, str]] = {
     "user-prompt-submit": (hooks.user_prompt_submit, "deliver queued restatements as additionalContext"),
@@ -43,7 +45,7 @@ def run_event(name: str, job: str | None = None) -> int:
     ``ctx-tui hook EVENT`` comes here without argparse (cli.main): Claude Code
     waits for it on every prompt.
     """
-    cwd = Path.cwd()
+    cwd = os.getcwd()
     try:
         handler = hooks.deferred_handler(job or "") if name == "deferred" else EVENT_HOOKS[name][0]
         # a detached deferred job may take its time; a hook Claude Code waits for may not
@@ -73,6 +75,8 @@ def _install(args: argparse.Namespace) -> int:
 
         print(json.dumps(settings_block(), indent=2))
         return 0
+    from pathlib import Path
+
     result = install_hooks(Path.cwd())
     if not result.changed:
         print(f"ctx-tui hooks already installed in {result.path}")
