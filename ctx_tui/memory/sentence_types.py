@@ -10,8 +10,27 @@ better readability``…; a **decision** with ``let's / we'll / I'll use X``,
 ``decided``, ``going with``, ``settled on``…. An assistant sentence is only
 ever a decision. Questions, hedges ("it should work now") and the user's
 reports about themselves ("I never got the alert") state nothing.
-"""
 
+Beyond those words, frames of how people say them (each measured on a set
+written blind by someone else; see docs/memory.md):
+
+* rules — a prohibition opening any clause ("…, so don't bump it"), a
+  standing scope ("from now on", "no exceptions"), a protected thing ("off
+  limits", "leave X alone"), a kind of change ruled out ("no new deps",
+  "nothing that phones home"), a version held ("stay on Python 3.9"), a limit
+  with an amount ("budget is 16ms", "keep the pool under 1GB"), a change that
+  cannot happen ("we cannot change the payload"), a warning ("…, X breaks
+  otherwise");
+* tastes — stated about oneself ("I like X", "big fan of", "easier for me",
+  "I don't need the essays"), a habit asked for ("when you paste yaml, give
+  me…"), plain answers ("keep the answers short"), bare options ("tabs not
+  spaces");
+* choices — conceded ("fine, ship it behind the flag", "ok option 2",
+  "ok X, not Y"), closed ("ECS it is", "ppo then."), stated ("we take option
+  B", "I went with X", "I'll do X rather than Y"); not one made long ago
+  ("back in 2019") or put off ("not yet", "hold off");
+* a few words of each in Spanish, Portuguese, French, German, Chinese and Japanese.
+"""
 from __future__ import annotations
 
 import re
@@ -65,11 +84,12 @@ _HEDGE = re.compile(
 )
 _DECISION = re.compile(
     r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
+    r"\b(?:let'?s|let us)\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
     r"\b(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)\s+"
     r"(?:go with|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
     r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
     r"\b(?:we|i)(?: have|'ve)? decided\b|\bdecided (?:to|on|that|against)\b|^(?:decided|decision)\b|\bwe(?:'re| are) going with\b|"
-    r"\bgoing with\b|\bgo with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
+    r"(?<!keep )\bgoing with\b|\bgo with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
     re.I,
 )
 
@@ -86,41 +106,233 @@ _NOT_IMPERATIVE = frozenset(
     "currently now then also ok okay yes no not hi hello thanks thank great good nice cool perfect".split()
 )
 
+# -- how people say rules, tastes and choices beyond the trigger words ------------------------
+# Frames, not topics: each names a way of speaking (a scope, a protected state, a limit with an
+# amount, a taste stated about oneself, a concession that settles a choice), so a rule about
+# tile caches reads like one about ledgers.
+
+#: Where a clause opens: the start, after , ; : — ( or a full stop, or after a linking word.
+_CLAUSE = r"(?:^|[,;:(—–]\s*|[.!]\s+|\s-\s+|\b(?:so|and|but|then|just|also|please|pls|plz|and pls|and please)\s+)"
+#: "…, so don't bump it", "…. never write to it": a prohibition opening any clause, not only the sentence.
+_NEGATIVE_CLAUSE = re.compile(
+    _CLAUSE + r"(?:please\s+|pls\s+)?(?:don'?t|dont|do not|never|no need to)\s+"
+    r"(?!(?:know|think|see|understand|get|remember|mind|worry|care|need|like|want|read)\b)[a-z]",
+    re.I,
+)
+#: Scope of a standing rule ("from now on", "whatever you do", "no exceptions").
+_STANDING = re.compile(
+    r"\b(?:from now on|going forward|at all times|in all cases|in every case|whatever you (?:do|change|touch)|"
+    r"no matter what|under any circumstances|without exceptions?|no exceptions)\b",
+    re.I,
+)
+#: A thing declared protected: "X is off limits", "leave X alone", "keep X untouched".
+_PROTECTED = re.compile(
+    r"\b(?:off[- ]limits|untouchable|untouched|hands off)\b|"
+    r"\bleave\s+(?:[\w./-]+\s+){0,5}?(?:alone|as[- ]is|as (?:it|they) (?:is|are)|untouched|be(?=\s*(?:[,.;!—–-]|$)))",
+    re.I,
+)
+#: "no new deps", "no helm charts from random repos pls", "nothing that phones home": a kind of change ruled out.
+_RULED_OUT = re.compile(
+    _CLAUSE + r"(?:no|zero) (?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
+    r"hard[- ]?coded)\b|" + _CLAUSE + r"nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
+    + _CLAUSE + r"no \w+(?: [\w-]+){0,5}? (?:please|pls|plz|ever|whatsoever|anywhere|at all)\b",
+    re.I,
+)
+#: "stay on Python 3.9", "pinned to k8s 1.26", "min target stays iOS 15": a version held.
+_PINNED = re.compile(
+    r"\b(?:stay|stays|stick|sticks|pinned|locked|remain|remains|keep)\s+(?:(?:on|to|at|with)\s+(?:[\w.+-]+\s+){0,3}?v?\d+|"
+    r"(?:[\w.+-]+\s+){0,3}?v?\d+(?:[.-]\d+)+)\b|\b\w+==\d",
+    re.I,
+)
+_AMOUNT = r"(?:(?<![\w.])\d[\d,.]*\s*(?:%|[a-zµ]+\b)?|a (?:second|minute|hour|day|week|megabyte|gigabyte|gig))"
+#: A limit: a limit word with an amount ("budget is 50ms", "512Mi maximum"), or a bound with an
+#: amount held by a binding verb ("keep the pool under 1GB", "can't drop below 99.5%").
+_LIMIT = re.compile(
+    r"\b(?:budget|limit|capped|cap|max|maximum|min|minimum|quota|sla|ceiling|tops out)\b.{0,40}?" + _AMOUNT
+    + r"|" + _AMOUNT + r".{0,12}?\b(?:max|maximum|min|minimum|budget|limit|tops)\b|"
+    r"\b(?:keep|stay|stays|remain|can'?t|cannot|can not|mustn'?t|must not|may not|shouldn'?t|should not)\b.{0,50}?"
+    r"\b(?:under|below|over|above|within|at most|at least|more than|less than|longer than|fewer than|beyond)\s+(?:~|like\s+)?"
+    + _AMOUNT,
+    re.I,
+)
+#: "we cannot change the payload", "crash-free rate cant drop": a change that may not happen (not "I can't": a report).
+_CANNOT_CHANGE = re.compile(
+    r"(?<!\bi )\b(?:can'?t|cannot|can not|may not)\s+(?:be\s+)?(?:touch|change|modify|edit|alter|break|remove|delete|drop|"
+    r"rename|upgrade|bump|downgrade|exceed|grow|go (?:over|above|below|past))\w*\b",
+    re.I,
+)
+#: "…, tableau breaks otherwise": a warning of what follows a broken rule.
+_OTHERWISE = re.compile(r"\b(?:otherwise|or else)\s*[.!]*$", re.I)
+
+#: Tastes stated about oneself: "I like X", "big fan of", "I'd much rather", "easier for me", "I don't need the essays".
+_TASTE = re.compile(
+    r"\bi (?:really |just |kind of |kinda |honestly |also |generally |usually )?(?:like|love|hate|dislike|enjoy)\s+"
+    r"(?!(?:how|that|this|what|when|it|you|to|using)\b)\w|"
+    r"\bi (?:really |just |kind of |kinda |honestly |also )?(?:like|love|hate|prefer) it (?:\w+ )?(?:more|better|less)\b|"
+    r"\b(?:i'm|i am) (?:a |not a )?(?:big |huge |real )?fan of\b|\bi(?:'d| would) (?:much |really |definitely |honestly |far )rather\b|"
+    r"\b(?:easier|nicer|better|clearer|simpler|faster|less painful|more readable) for me\b|\bfor me (?:it )?(?:is|'s) (?:\w+ )?better\b|"
+    r"\bi (?:just |also )?find (?:it|them|that|\w+) (?:\w+ )?(?:nicer|easier|better|cleaner|clearer|more readable|less \w+)\b|"
+    r"\b(?:makes?|would make|'d make) me happy\b|"
+    r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)",
+    re.I,
+)
+#: "when you paste yaml, give me the whole manifest": a habit asked for whenever something recurs.
+_HABIT = re.compile(
+    r"\bwhenever you\b.{3,80}?,\s*(?:pls |please |just )?[a-z]|"
+    r"\bwhen you (?!(?:'re|are|get|have) )\w+ (?!(?:it|this|that|them)\b)(?:\S+ ){0,5}?(?:pls |please |just )?(?:give|show|tell|send) me\b",
+    re.I,
+)
+#: How answers should read: an answer noun with a length or plainness word ("keep ur answers short").
+_ANSWER_STYLE = re.compile(
+    r"\b(?:use|with) (?:\w+ )?(?:short|shorter|brief|concise|terse|simple|plain) (?:\w+ )?"
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|snippets?|text|wording|words|sentences)\b",
+    re.I,
+)
+#: "keep the PRs small": "keep" with a plain quality of a named kind of thing (a taste; "keep X untouched" is a
+#: rule; "keep it small" is about the task at hand, part of its ask).
+_KEEP_QUALITY = re.compile(
+    r"^keep (?!(?:it|this|that)\b)(?:\w+ ){1,3}?(?:short|brief|concise|simple|small|minimal|tight|focused|readable|clean|lean|boring|tidy|terse)\b", re.I
+)
+#: "tabs not spaces", "swiftui over uikit": two bare options, one preferred (the first word a name, not a verb or pronoun).
+_BARE_CHOICE = re.compile(r"^([a-z][\w.+#-]*) (?:over|not) [a-z][\w.+#-]*\b", re.I)
+#: Verbs that take "over" ("go over the logs", "hand over").
+_OVER_VERBS = frozenset("go hand switch move take think look read run fall roll carry turn pass start get come hang check game".split())
+
+#: A concession that settles a discussion ("fine, …", "ok, …").
+_ASSENT = r"(?:ok(?:ay)?|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)"
+#: "ok option 2", "ok docusaurus, not mkdocs", "fine, ship it behind the flag": a choice made by conceding.
+_CONCEDED = re.compile(
+    r"^" + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:option|variant|approach|plan) #?\w+\b|[\w.+#-]+(?: [\w.+#-]+){0,3},? not [\w.+#-]+)|"
+    r"^(?:fine|alright|all right)\b[\s,.!:—–-]+(?:just )?(?:use|go|ship|keep|do|take|stick|switch|drop|skip|pick|choose|store|put|make)\b",
+    re.I,
+)
+#: "ECS it is", "X then." — a choice closing the talk; "we're not moving to Y", "X stays" with a concession.
+_SETTLED = re.compile(
+    r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is\s*(?:[.!,;—–-]|$)|"
+    r"^[\w.+#-]+(?: [\w.+#-]+){0,2} then\s*(?:[.!,;]|$)|"
+    r"\b(?:we're not|we are not|we aren't)\s+(?:moving|switching|migrating|going) (?:to|back to)\b",
+    re.I,
+)
+#: "we take option B", "we go with kafka", "we decide: …", "we use parquet …, not csv": a present-tense choice.
+_WE_CHOOSE = re.compile(
+    r"\bwe decide\b|\bwe (?:take|pick|choose|use|adopt|keep)\b(?=.*(?:\b(?:not|instead of|rather than|over|anymore|no more|option)\b|:))",
+    re.I,
+)
+#: Verbs of looking into something: "I'll run the tests instead of guessing" chooses nothing.
+_EXPLORE = "see|check|look|try|run|examine|investigate|explore|find|read|test|verify|ask|wait|debug|inspect|search|grep"
+#: "I'll implement X rather than Y", "I went with X", "I have chosen X", "I picked X": a choice of the speaker's.
+_MY_CHOICE = re.compile(
+    r"\b(?:i|we)(?:'ll| will|'m going to| am going to)\s+(?!(?:" + _EXPLORE + r")\b)\w+\b.{0,120}?\b(?:instead of|rather than)\b|"
+    r"\b(?:i|we) (?:went with|picked(?! up\b)|chose|selected|opted for)\b|\b(?:i|we)(?:'ve| have) (?:chosen|picked|selected|gone with)\b|"
+    r"^decided to\b",
+    re.I,
+)
+#: Something that happened ("back in 2019", "yesterday", "in hindsight"): history, not this session's decision or rule.
+_PAST = re.compile(
+    r"\b(?:ago|yesterday|last (?:year|month|week|quarter|sprint|time|night)|back in|back then|in (?:19|20)\d\d|in hindsight|at the time|"
+    r"originally|used to)\b",
+    re.I,
+)
+#: A choice put off ("not … yet", "hold off", "maybe later", "don't decide now").
+_DEFERRED = re.compile(
+    r"\b(?:yet|not now|later|someday|some day|hold off|postpone\w*|park it|(?:don'?t|not) decide|undecided|tbd)\b|^(?:maybe|perhaps)\b",
+    re.I,
+)
+#: Other languages: a few rule, taste and choice words of the most common ones (es, pt, fr, de, zh, ja).
+_FOREIGN_RULE = re.compile(
+    r"\b(?:nunca|jamás|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|"
+    r"não (?:mexa|toque|altere|mude|use|pode\w*|deve\w*)|jamais|ne (?:touche|modifie|change|supprime|pousse)\w* (?:pas|jamais)|"
+    r"il ne faut pas|interdit|bitte kein\w*|keine? \w+änderung\w*|niemals|nichts geändert|darf (?:nicht|kein\w*)|dürfen nicht|"
+    r"muss|müssen)\b|^keine?\b|不要|别|不能|不可以|禁止|必须|务必|不许|不准|ないで|禁止|必ず|てはいけない|てはならない|なければならない",
+    re.I,
+)
+_FOREIGN_TASTE = re.compile(
+    r"\b(?:prefiero|prefiro|me gusta(?:n)? más|gosto mais|je préfère|je préférerais|j'aime mieux|ich (?:hätte|mag|bevorzuge)\b.*\bgerne?|"
+    r"lieber)\b|比较喜欢|更喜欢|我喜欢|偏好|助かります|てほしい|が好き|の方がいい",
+    re.I,
+)
+_FOREIGN_CHOICE = re.compile(
+    r"\b(?:vamos con|vamos com|usamos|usaremos|nos quedamos con|elegimos|decidimos|on part sur|on garde|on prend|"
+    r"wir nehmen|wir bleiben bei|wir verwenden)\b|我们(?:决定|用|选)|决定用|にします|に決め",
+    re.I,
+)
+_FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
+#: Text after the last inner question ("should we …? feels like …") — a question states nothing.
+_INNER_QUESTION = re.compile(r"^.*[?？]\s+")
+
 #: Every pattern of :func:`classify` needs one of these words (a fast pre-filter: most sentences state nothing).
 _TRIGGER = re.compile(
     r"\b(?:always|never|don'?t|dont|do not|doesn'?t|make sure|ensure|be sure|avoid|only|stop|no more|under no|"
     r"keep in mind|remember|careful|refrain|needs?|must|mustn|should|shouldn|shall|allowed|forbidden|required|"
     r"mandatory|crucial|critical|essential|vital|important|valid|not acc|not ok|have to|has to|prefer\w*|rather|"
     r"like|love|hate|dislike|for better|for easier|for more|instead|let'?s|let us|\w+'ll|will|going|decid\w*|"
-    r"decision|go with|opted|settled|chose|plan is|agreed|reminder|rule)\b"
+    r"decision|go with|opted|settled|chose|plan is|agreed|reminder|rule|"
+    # the frames above
+    r"now on|forward|all times|all cases|every case|whatever|no matter|any circumstances|exceptions?|off[- ]limits|"
+    r"untouch\w*|hands off|leave|no (?:new|more|extra|additional|external|direct|other|further|third|giant|big|random|hard)|"
+    r"zero|nothing (?:that|which)|please|pls|plz|ever|anywhere|at all|stays?|stick\w*|pinned|locked|remains?|keep|"
+    r"budget|limit|capped|cap|max|maximum|min|minimum|quota|sla|ceiling|tops|can'?t|cannot|can not|may not|otherwise|"
+    r"or else|enjoy|fan of|for me|i (?:just |also )?find|me happy|whenever you|give me|show me|tell me|send me|short|shorter|brief|concise|terse|simple|plain|it is|then|not (?:moving|switching|migrating|going)|"
+    r"we (?:decide|take|pick|choose|use|adopt)|went with|picked|chose|chosen|selected|gone with|"
+    # the other languages' words in ASCII (the rest is looked for only in text that is not ASCII)
+    r"nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
+    r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
+    r"usaremos|quedamos|elegimos|decidimos|on part|on garde|on prend|wir)\b|==\d|"
+    r"(?:^|[.!?;。！？]\s*)(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
-
-
 def classify(sentence: str, role: str) -> ItemType | None:
     """The item type a sentence states (USER: constraint/preference/decision; ASSISTANT: decision)."""
     s = sentence.strip()
     if len(s) < MIN_SENTENCE or s.endswith(("?", "？")):
         return None
-    if _TRIGGER.search(s.lower()) is None:
+    s = _INNER_QUESTION.sub("", s)
+    if not may_state(s):
         return None
-    if role == "user":
-        if _NOT_SELF.match(s):
-            return None
-        body = _PREFIX.sub("", s)
-        if _LEAD_RULE.match(s):
-            return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
-        if _DECISION.search(s) and not _IMPERATIVE.match(body):
-            return ItemType.DECISION
-        if _PREFERENCE.search(body):
-            return ItemType.USER_PREFERENCE
-        if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)):
-            return ItemType.CONSTRAINT
-        if _ALTERNATIVE.search(body) and is_imperative(body):
-            return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
+    if role != "user":
+        settled = _choice(s, s) and not (_INSTRUMENTAL.search(s) or _PAST.search(s) or _DEFERRED.search(s))
+        return ItemType.DECISION if settled else None
+    if _NOT_SELF.match(s):
         return None
-    if _DECISION.search(s) and not _INSTRUMENTAL.search(s):
-        return ItemType.DECISION
+    body = _PREFIX.sub("", s)
+    if _LEAD_RULE.match(s):
+        return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
+    if not _IMPERATIVE.match(body) and _choice(s, body):
+        return None if _PAST.search(s) or _DEFERRED.search(s) else ItemType.DECISION
+    if _PREFERENCE.search(body) or _tasted(s, body):
+        return ItemType.USER_PREFERENCE
+    if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)) or _ruled(s):
+        return ItemType.CONSTRAINT
+    if _ALTERNATIVE.search(body) and is_imperative(body):
+        return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
     return None
+
+
+def _choice(s: str, body: str) -> bool:
+    """A choice is stated (one made long ago, or put off, is history or a plan: the caller asks)."""
+    return bool(
+        _DECISION.search(s) or _MY_CHOICE.search(s) or _CONCEDED.search(s) or _SETTLED.search(body)
+        or _WE_CHOOSE.search(s) or _FOREIGN_CHOICE.search(s)
+    )
+
+
+def _tasted(s: str, body: str) -> bool:
+    return bool(
+        _TASTE.search(s) or _HABIT.search(s) or _ANSWER_STYLE.search(s) or _KEEP_QUALITY.match(body)
+        or _bare_choice(body) or _FOREIGN_TASTE.search(s)
+    )
+
+
+def _bare_choice(body: str) -> bool:
+    m = _BARE_CHOICE.match(body)
+    return m is not None and m.group(1).lower() not in _NOT_IMPERATIVE and m.group(1).lower() not in _OVER_VERBS
+
+
+def _ruled(s: str) -> bool:
+    return not _PAST.search(s) and bool(
+        _NEGATIVE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
+        or _PINNED.search(s) or _LIMIT.search(s) or _CANNOT_CHANGE.search(s)
+        or _OTHERWISE.search(s) or _FOREIGN_RULE.search(s)
+    )
 
 
 def is_imperative(sentence: str) -> bool:
@@ -140,7 +352,7 @@ def opens_with_rule(sentence: str) -> bool:
 
 def may_state(text: str) -> bool:
     """False when no sentence of ``text`` can state an item (a fast pre-filter: most text states nothing)."""
-    return _TRIGGER.search(text.lower()) is not None
+    return _TRIGGER.search(text.lower()) is not None or (not text.isascii() and _FOREIGN.search(text) is not None)
 
 
 __all__ = ["MIN_SENTENCE", "classify", "is_imperative", "may_state", "opens_with_rule"]

@@ -1,0 +1,105 @@
+"""How rules, tastes and choices are said beyond the trigger words (memory/sentence_types.py).
+
+One sentence per frame, in wording of its own (not the eval sets'), and beside each
+frame the near miss it must leave alone: a report, a one-off task, a choice made long ago.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ctx_tui.memory.extract import extract_items
+from ctx_tui.memory.items import ItemType
+from ctx_tui.memory.sentence_types import classify, may_state
+from ctx_tui.transcripts.model import Entry, Kind
+
+C, P, D = ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION
+
+
+@pytest.mark.parametrize(
+    "sentence, role, expected",
+    [
+        # a prohibition opening a later clause
+        ("the cache layer is shared, so don't rename its keys", "user", C),
+        ("the tests don't pass on arm64", "user", None),
+        # scope of a standing rule
+        ("from now on run the formatter before each commit", "user", C),
+        # a thing declared protected
+        ("the generated client is off limits", "user", C),
+        ("hands off the billing module", "user", C),
+        ("leave the old migrations alone", "user", C),
+        ("leave a note in the PR description", "user", None),
+        # a kind of change ruled out
+        ("no new tables, extend the existing ones", "user", C),
+        ("no raw SQL anywhere, go through the ORM", "user", C),
+        ("no errors in the log this time", "user", None),
+        ("nothing that I tried worked", "user", None),
+        # a version held
+        ("we're locked to node 16 on the build agents", "user", C),
+        ("we stayed on Python 3.8 last year because of the cluster", "user", None),
+        # a limit with an amount
+        ("the docker image can't grow past 500MB", "user", C),
+        ("cold start budget is 800ms on the cheapest phone", "user", C),
+        ("keep the bundle under 300kb", "user", C),
+        ("the page loaded in under 2 seconds on my laptop", "user", None),
+        ("we hit the rate limit at 100 requests per minute yesterday", "user", None),
+        ("the budget report for Q3 is in the shared drive", "user", None),
+        ("I can't upgrade pip, it errors out", "user", None),
+        # a warning of what follows a broken rule
+        ("the public ids stay stable, the mobile app crashes otherwise", "user", C),
+        # tastes stated about oneself
+        ("i really like small commits with clear messages", "user", P),
+        ("i'm not a fan of magic numbers, name your constants", "user", P),
+        ("whenever you change a function, show me the whole function", "user", P),
+        ("composition over inheritance please", "user", P),
+        ("keep the functions small", "user", P),
+        ("tables are easier for me to scan than paragraphs", "user", P),
+        ("I like it, thanks!", "user", None),
+        ("i love how the cache never invalidates, great stuff", "user", None),
+        ("when you run it, paste the output here", "user", None),
+        ("I don't need it anymore, delete the branch", "user", None),
+        ("write a short summary of the PR for the release notes", "user", None),
+        # choices settled by conceding, closing, or stating them
+        ("ok, postgres it is", "user", D),
+        ("alright, go ahead with the queue-based design then", "user", D),
+        ("fine, use the vendor SDK and skip our own client", "user", D),
+        ("ok gRPC, not REST", "user", D),
+        ("we pick redis for the sessions, not memcached", "user", D),
+        ("I went with a trie for the prefix lookups since the keys share long prefixes.", "assistant", D),
+        ("I'll model the states as an enum rather than string constants.", "assistant", D),
+        ("alright, let me know when it's done", "user", None),
+        ("it is what it is", "user", None),
+        ("keep going with the migration", "user", None),
+        ("we're moving to the new office next week", "user", None),
+        ("I'll run the tests instead of guessing.", "assistant", None),
+        ("I picked up the change from the main branch.", "assistant", None),
+        # history and choices put off
+        ("we went with mongo back in 2017 and regret it", "user", None),
+        ("let's not pick a queue yet", "user", None),
+        ("maybe we decide about the CDN later", "user", None),
+        # a question before a remark states nothing
+        ("should we always pin the versions? nobody remembers why", "user", None),
+        # other languages
+        ("Nunca hagas push directo a main.", "user", C),
+        ("不要修改数据库的表结构。", "user", C),
+        ("Je préfère les noms de variables en anglais.", "user", P),
+        ("Vamos con Postgres para la cola.", "user", D),
+        ("haz el deploy de staging porfa", "user", None),
+    ],
+)
+def test_frames(sentence: str, role: str, expected: ItemType | None) -> None:
+    assert classify(sentence, role) is expected
+
+
+def test_the_line_prefilter_keeps_every_sentence_classify_takes() -> None:
+    """Extraction skips a line ``may_state`` rejects: it passes every line holding a sentence that states an item."""
+    sentence = "ok gRPC, not REST"
+    assert classify(sentence, "user") is D
+    for line in (sentence, f"Thanks. {sentence}", f"Is that it? {sentence}", f"分かった。{sentence}"):
+        assert may_state(line), line
+    prompt = "Compare gRPC and REST for the internal API."
+    entries = [
+        Entry(seq=0, kind=Kind.USER, role="user", text=prompt, tokens=5, round=1),
+        Entry(seq=1, kind=Kind.USER, role="user", text=f"Thanks for the table. {sentence}", tokens=5, round=2),
+    ]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)] == [(ItemType.GOAL, prompt), (D, sentence)]
