@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from ctx_tui.handoff.gate import check_handoff, passes
+from ctx_tui.handoff.gate.blocker_rules import blockers_of
+from ctx_tui.handoff.gate.draft_view import DraftView
 from ctx_tui.handoff.gate.task_rules import plausible_range
 from test_handoff_gate import make
 
@@ -129,6 +131,25 @@ def test_a_capability_statement_is_not_a_blocker() -> None:
             "an S3 bucket.")
     data = make(continuation_context=text, suggested_first_action="Point aws_s3_bucket.logs.bucket at var.legacy")
     assert "action.blocked" not in errors(data)
+
+
+@pytest.mark.parametrize("how_it_runs", [
+    "BatchRunner opens each scene with OpenScene(path), calls BakeAsync, waits on isRunning, saves, moves on.",
+    "Follower.poll() waits for a newline before it yields a line; test_partial_line fails (expected 3, got 2).",
+])
+def test_a_context_telling_how_code_runs_is_not_a_blocker(how_it_runs: str) -> None:
+    data = make(continuation_context=how_it_runs + " The queue in BatchRunner.cs is lost on reload (3 of 5 runs).",
+                suggested_first_action="Run BatchRunner.cs on scenes/Level_01.unity and save queue.log")
+    assert blockers_of(DraftView(data, set(), None)) == []
+    assert "action.blocked" not in errors(data)
+
+
+def test_work_waiting_on_someone_is_still_a_blocker() -> None:
+    data = make(continuation_context="`terraform plan` shows 1 to change. The DNS change waits for the freeze "
+                "to end (CHG-5521); we're waiting on Ops for the window.",
+                suggested_first_action="Apply the DNS change in infra/dns/records.tf with `terraform apply`")
+    assert [b[:14] for b in blockers_of(DraftView(data, set(), None))] == ["The DNS change", "we're waiting "]
+    assert "action.blocked" in errors(data)
 
 
 # -- state in the context ----------------------------------------------------------------------

@@ -7,6 +7,12 @@ before Y", "X blocked by Y") or after it ("Y before any X"). A first action
 that shares a content word with a blocked activity collides — unless its verb
 works towards lifting the blocker (ask, send, schedule...) or it is itself
 conditional ("... once the key is set").
+
+A context sentence is a blocker when it constrains the *work*, not when it
+tells how the code runs: "Prod backfill waits for the freeze to end" is one,
+"the runner opens each scene, calls BakeAsync, waits on isRunning, saves" is
+not. A wait whose subject is left out (one verb of a series) or is only code
+(``poll() waits for a newline``) describes the program, so it is skipped.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ import re
 from bisect import bisect_right
 
 from ctx_tui.handoff.gate.action_rules import first_verb
+from ctx_tui.handoff.gate.concrete import anchor_tokens
 from ctx_tui.handoff.gate.draft_view import DraftView
-from ctx_tui.handoff.gate.text import content_words, stem
+from ctx_tui.handoff.gate.text import TOKEN, content_words, stem
 from ctx_tui.handoff.gate.vocabulary import (
     CONDITION,
     CONDITION_START,
@@ -32,6 +39,10 @@ _ANY_BLOCKER_WORD = re.compile(r"\b(?:until|before|unless|till|pending|while|blo
                                re.IGNORECASE)
 #: Where a clause ends: sentence punctuation, a colon or semicolon, a spaced dash.
 _CLAUSE_END = re.compile(r"[.!?:;](?=\s|$)|\s[—–-](?=\s)")
+#: A wait: its subject (the words before it, back to a comma or the clause start) says who or what waits.
+_WAIT = re.compile(r"\bwait(?:s|ing)? (?:for|on)\b", re.IGNORECASE)
+#: Words that join the verbs of a series ("..., saves and waits on x") rather than name a subject.
+_JOINERS = frozenset({"and", "then", "also", "so", "or", "but"})
 _NEGATION = re.compile(r"\b(?:can(?:no|')?t|can not|cannot|must ?n[o']t|do ?n[o']t|should ?n[o']t|may not|nothing|no)\b",
                        re.IGNORECASE)
 
@@ -45,6 +56,18 @@ def blocked_activity(text: str) -> str:
     if cut.group(0).strip().lower() == "before" and not _NEGATION.search(before):
         return after  # "security review before any staging deploy"
     return before if content_words(before) else text
+
+
+def waits_without_subject(clause: str) -> bool:
+    """The clause's wait has no subject but code: "..., calls BakeAsync, waits on isRunning" (a verb of a
+    series) or "poll() waits for a newline" -- it tells how the program runs, not what the work waits for."""
+    wait = _WAIT.search(clause)
+    if wait is None:
+        return False
+    subject = clause[: wait.start()].rsplit(",", 1)[-1]
+    code = {offset for offset, _ in anchor_tokens(subject)}
+    words = [m.group(0) for m in TOKEN.finditer(subject) if m.start() not in code]
+    return all(w.strip("()[]'\"").lower() in _JOINERS or not any(c.isalpha() for c in w) for w in words)
 
 
 def _stems(text: str) -> set[str]:
@@ -68,7 +91,9 @@ def blockers_of(view: DraftView) -> list[str]:
         seen.add(at)
         start = ends[at - 1] + 1 if at else 0
         end = ends[at] if at < len(ends) else len(flat)
-        found.append(flat[start:end].strip(" -—–"))
+        clause = flat[start:end].strip(" -—–")
+        if not waits_without_subject(clause):
+            found.append(clause)
     return found
 
 
