@@ -152,6 +152,30 @@ def test_work_waiting_on_someone_is_still_a_blocker() -> None:
     assert "action.blocked" in errors(data)
 
 
+_LEGAL = {"blockers": ["Legal (Herr Brandt) has to confirm which licence 'Nutzung frei' is, asked 05-14",
+                       "No re-import of the 402 datasets before both licence questions are settled"]}
+
+
+@pytest.mark.parametrize("action", [
+    "Add a --report-unmapped flag to scripts/import_bmdv.py that writes unmapped rows to a CSV for legal",
+    "Write a test in tests/test_import.py for rows whose licence is still unmapped",
+])
+def test_a_step_that_prepares_beside_the_blocker_passes(action: str) -> None:
+    assert "action.blocked" not in errors(make(task=_LEGAL, suggested_first_action=action))
+
+
+@pytest.mark.parametrize(("blockers", "action"), [
+    (_LEGAL["blockers"], "Run the re-import of the 402 datasets with `python scripts/import_bmdv.py`"),
+    # writing, but not into a file: it carries something out
+    (["legal has to approve the licence before any re-import"], "Add the 402 datasets to the portal re-import queue"),
+    # the blocker forbids the writing itself
+    (["no edits to scripts/import_bmdv.py until the legal review is done"],
+     "Add a --report-unmapped flag to scripts/import_bmdv.py"),
+])
+def test_a_step_that_needs_the_blocker_lifted_is_still_refused(blockers: list[str], action: str) -> None:
+    assert "action.blocked" in errors(make(task={"blockers": blockers}, suggested_first_action=action))
+
+
 # -- state in the context ----------------------------------------------------------------------
 
 

@@ -61,7 +61,7 @@ def is_command(action: str) -> bool:
             and bool(_FLAG_OR_PATH.search(stripped)) and not stripped.endswith("."))
 
 
-def _steps(prose: str) -> list[str]:
+def step_verbs(prose: str) -> list[str]:
     """The verbs that start the clauses of the step (a clause without a verb continues the one before)."""
     verbs = []
     for index, clause in enumerate(_CLAUSE_SPLIT.split(prose)):
@@ -82,7 +82,7 @@ def check_action(view: DraftView) -> None:
         return
     command = is_command(action)
     prose = CODE_SPAN.sub("`code`", action)
-    steps = [] if command else _steps(prose)
+    steps = [] if command else step_verbs(prose)
     lines = [line for line in action.splitlines() if line.strip()]
     if (len(lines) > 1 or _LIST_MARKER.match(action) or len(sentences(prose)) > 1 or _SEQUENCE.search(prose)
             or len(steps) >= CHAIN_STEPS):

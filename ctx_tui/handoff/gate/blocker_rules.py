@@ -5,8 +5,11 @@ Blockers come from ``task_state.blockers`` and from the context's prose
 *activity* it blocks: the part before its condition ("X until Y", "can't X
 before Y", "X blocked by Y") or after it ("Y before any X"). A first action
 that shares a content word with a blocked activity collides — unless its verb
-works towards lifting the blocker (ask, send, schedule...) or it is itself
-conditional ("... once the key is set").
+works towards lifting the blocker (ask, send, schedule...), it is itself
+conditional ("... once the key is set"), or it only writes into a file it
+names (add, write, guard, stub...): such a step prepares or works around the
+blocker (a fallback, a guard, a report for legal) and needs nothing lifted,
+unless the blocker forbids that writing ("don't touch ledger.py until ...").
 
 A context sentence is a blocker when it constrains the *work*, not when it
 tells how the code runs: "Prod backfill waits for the freeze to end" is one,
@@ -20,10 +23,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ctx_tui.handoff.gate.action_rules import first_verb
-from ctx_tui.handoff.gate.concrete import anchor_tokens
+from ctx_tui.handoff.gate.action_rules import first_verb, step_verbs
+from ctx_tui.handoff.gate.concrete import anchor_tokens, names_file
 from ctx_tui.handoff.gate.draft_view import DraftView
-from ctx_tui.handoff.gate.text import TOKEN, content_words, stem
+from ctx_tui.handoff.gate.text import CODE_SPAN, TOKEN, content_words, stem
 from ctx_tui.handoff.gate.vocabulary import (
     CONDITION,
     CONDITION_START,
@@ -31,7 +34,9 @@ from ctx_tui.handoff.gate.vocabulary import (
     GENERIC_WORDS,
     PROSE_BLOCKER,
     PROSE_BLOCKER_LOWER,
+    PREPARING_VERBS,
     UNBLOCKING_VERBS,
+    WRITING_VERBS,
 )
 
 #: Every prose blocker holds one of these words: a cheap test before reading sentence by sentence.
@@ -56,6 +61,9 @@ def blocked_activity(text: str) -> str:
     if cut.group(0).strip().lower() == "before" and not _NEGATION.search(before):
         return after  # "security review before any staging deploy"
     return before if content_words(before) else text
+
+
+_WRITING_STEMS = frozenset(stem(v) for v in WRITING_VERBS)
 
 
 def waits_without_subject(clause: str) -> bool:
@@ -103,8 +111,13 @@ def check_blocker_collision(view: DraftView) -> None:
     if not action or verb in UNBLOCKING_VERBS or CONDITION.search(action):
         return
     doing = _stems(action)
+    verbs = step_verbs(CODE_SPAN.sub("`code`", action))
+    preparing = all(v in PREPARING_VERBS for v in verbs) and names_file(action)
     for blocker in blockers_of(view):
-        shared = doing & _stems(blocked_activity(blocker))
+        activity = blocked_activity(blocker)
+        if preparing and not {stem(w) for w in content_words(activity)} & _WRITING_STEMS:
+            continue
+        shared = doing & _stems(activity)
         if shared:
             view.add("suggested_first_action", "error",
                      f"collides with a blocker ({', '.join(sorted(shared))}): {blocker.strip()!r}",

@@ -124,6 +124,12 @@ def anchor_tokens(text: str) -> list[tuple[int, str]]:
     return found
 
 
+def names_file(text: str) -> bool:
+    """``text`` names a file or folder of the project: a path (not a URL) or a file name with its extension."""
+    return any(("/" in thing and "://" not in thing) or _FILE_EXT.search(thing)
+               for _, thing in anchor_tokens(text))
+
+
 def anchors(text: str) -> set[str]:
     """The distinct concrete things ``text`` names (paths, identifiers, commands, errors, ids...)."""
     return {thing for _, thing in anchor_tokens(text)}

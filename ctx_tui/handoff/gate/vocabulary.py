@@ -90,6 +90,14 @@ UNBLOCKING_VERBS = frozenset(
     """ask request email send ping message contact escalate remind chase notify follow attach schedule
     prepare draft book wait file raise share forward submit-for""".split()
 )
+#: Verbs that write into the working copy without carrying anything out: a step made of these, naming
+#: the file it writes, prepares or works around a blocker (a guard, a fallback, a test, a report).
+PREPARING_VERBS = frozenset(
+    """add write create implement stub mock guard wrap hide extract refactor document annotate rename
+    parametrize parameterize declare define inline split""".split()
+)
+#: In a blocked activity, these say the writing itself is blocked ("don't touch ledger.py until ...").
+WRITING_VERBS = PREPARING_VERBS | frozenset({"edit", "touch", "modify"})
 #: A clause of the first action from here on is conditional: "... once STRIPE_API_KEY is set".
 CONDITION = re.compile(r"\b(?:once|after|when|as soon as|if|unless)\b", re.IGNORECASE)
 
