@@ -1,7 +1,9 @@
 """Floors for compression on real windows, judged by an extractor independent of ``compress/facts.py``.
 
 The figures come from ``bench/eval_compress.py`` (which prints them per
-window with the TextRank baseline); the floors sit a little under them, so a
+window with the TextRank baseline), per part: the shared fixtures' windows
+and ``real2`` (eight public sessions in ``tests/data/compress/``, never used
+to build the compressor). The floors sit a little under the figures, so a
 regression fails here while an improvement never needs this file changed.
 """
 
@@ -18,45 +20,69 @@ from conftest import FIXTURES
 sys.path.insert(0, str(Path(__file__).parent / "eval"))
 
 from compress_facts import judge  # noqa: E402
-from compress_windows import textrank, windows  # noqa: E402
+from compress_structure import check  # noqa: E402
+from compress_windows import PARTS, textrank  # noqa: E402
 
 from ctx_tui.compress import compress_text  # noqa: E402
 from ctx_tui.config import Config  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not FIXTURES.exists(), reason="shared fixtures absent")
+#: Per part, (ratio → floor of the mean facts kept in sentences by the default strategy), the least
+#: number of windows, and the floor of the mean share of tracked items kept.
+#: Measured: fixtures 0.939 / 0.764, items 1.0; real2 0.927 / 0.755, items 0.854 / 0.787.
+FLOORS = {
+    "fixtures": ({0.5: 0.91, 0.25: 0.74}, 6, {0.5: 1.0, 0.25: 1.0}),
+    "real2": ({0.5: 0.90, 0.25: 0.73}, 8, {0.5: 0.83, 0.25: 0.76}),
+}
+#: SPEC §5: JSON and code blocks parse after compression in at least 95% of cases.
+STRUCTURE = 0.95
 
-#: (ratio, mean facts kept in sentences by the default strategy, floor); measured 0.939 / 0.765.
-FLOORS = {0.5: 0.91, 0.25: 0.74}
+Row = tuple[float, float, float, bool, int, int]
 
 
-@pytest.fixture(scope="module")
-def evaluated() -> dict[float, list[tuple[float, float, float, bool]]]:
-    """Per ratio: (kept in sentences, tracked items kept, baseline kept, within budget) for each window."""
+@pytest.fixture(scope="module", params=list(FLOORS))
+def evaluated(request: pytest.FixtureRequest) -> tuple[str, dict[float, list[Row]]]:
+    """Per ratio: (kept in sentences, tracked items kept, baseline kept, within budget, intact units, units) per window."""
+    part = request.param
+    if part == "fixtures" and not FIXTURES.exists():
+        pytest.skip("shared fixtures absent")
     strategy = Config().compression.strategy
-    out: dict[float, list[tuple[float, float, float, bool]]] = {}
-    for _, text, items in windows():
-        for ratio in FLOORS:
+    out: dict[float, list[Row]] = {}
+    for _, text, items in PARTS[part]():
+        for ratio in FLOORS[part][0]:
             result = compress_text(text, strategy, target_ratio=ratio, items=items)
             judged = judge(text, result.text, [i.content for i in items])
             baseline = judge(text, textrank(text, result.budget), [])
-            out.setdefault(ratio, []).append(
-                (judged.rate, judged.items_rate, baseline.rate, result.compressed_length <= result.budget)
-            )
-    return out
+            structure = check(text, result.text)
+            out.setdefault(ratio, []).append((judged.rate, judged.items_rate, baseline.rate,
+                                              result.compressed_length <= result.budget,
+                                              structure.intact, structure.units))
+    return part, out
 
 
-def test_the_default_keeps_facts_in_sentences(evaluated: dict) -> None:
-    for ratio, floor in FLOORS.items():
-        rows = evaluated[ratio]
-        assert len(rows) >= 6
-        assert statistics.mean(r[0] for r in rows) >= floor, ratio
+def test_the_default_keeps_facts_in_sentences(evaluated: tuple[str, dict]) -> None:
+    part, rows_by_ratio = evaluated
+    floors, least, _ = FLOORS[part]
+    for ratio, floor in floors.items():
+        rows = rows_by_ratio[ratio]
+        assert len(rows) >= least
+        assert statistics.mean(r[0] for r in rows) >= floor, (part, ratio)
 
 
-def test_every_tracked_item_survives_and_every_output_fits(evaluated: dict) -> None:
-    for rows in evaluated.values():
-        assert all(items == 1.0 and fits for _, items, _, fits in rows)
+def test_tracked_items_survive_and_every_output_fits(evaluated: tuple[str, dict]) -> None:
+    part, rows_by_ratio = evaluated
+    for ratio, rows in rows_by_ratio.items():
+        assert statistics.mean(r[1] for r in rows) >= FLOORS[part][2][ratio], (part, ratio)
+        assert all(r[3] for r in rows), (part, ratio)
 
 
-def test_ahead_of_the_extractive_baseline_at_a_quarter(evaluated: dict) -> None:
-    rows = evaluated[0.25]
+def test_json_and_code_stay_whole(evaluated: tuple[str, dict]) -> None:
+    part, rows_by_ratio = evaluated
+    for ratio, rows in rows_by_ratio.items():
+        units = sum(r[5] for r in rows)
+        assert units and sum(r[4] for r in rows) >= STRUCTURE * units, (part, ratio)
+
+
+def test_ahead_of_the_extractive_baseline_at_a_quarter(evaluated: tuple[str, dict]) -> None:
+    _, rows_by_ratio = evaluated
+    rows = rows_by_ratio[0.25]
     assert statistics.mean(r[0] for r in rows) >= 1.5 * statistics.mean(r[2] for r in rows)

@@ -1,14 +1,18 @@
 """The real windows the compression evaluation runs on, and a classical extractive baseline.
 
-Windows are live windows of the shared real transcripts (``../shared/fixtures``),
-plus two earlier moments of them: the Claude Code session just before its auto
-compaction (its largest window) and the Codex session half-way. Each comes with
-the tracked items the project's own extraction finds in it (what the dashboard
-would hand the compressor).
+Two parts. ``fixtures``: live windows of the shared real transcripts
+(``../shared/fixtures``), plus two earlier moments of them: the Claude Code
+session just before its auto compaction (its largest window) and the Codex
+session half-way. ``real2``: the live windows of eight public Claude Code
+sessions kept in ``tests/data/compress/`` (xz-compressed JSONL; provenance and
+licences in its README), never used to build the compressor. Each window comes
+with the tracked items the project's own extraction finds in it (what the
+dashboard would hand the compressor).
 """
 
 from __future__ import annotations
 
+import lzma
 import math
 import re
 import tempfile
@@ -22,6 +26,9 @@ from ctx_tui.compress.session import window_text
 from ctx_tui.memory.extract import extract_items
 from ctx_tui.tokens import count_tokens
 from ctx_tui.window import Session
+
+
+REAL2 = Path(__file__).parents[1] / "data" / "compress"
 
 
 def _session(path: Path) -> Session:
@@ -60,6 +67,21 @@ def windows() -> Iterator[tuple[str, str, list]]:
         half = len(codex.read_bytes().splitlines()) // 2
         session = _session(_prefix(codex, half))
         yield "codemie-codex half-way", window_text(session), [e.item for e in extract_items(session.entries)]
+
+
+def real_windows() -> Iterator[tuple[str, str, list]]:
+    """(name, window text, tracked items) for each session of ``tests/data/compress/``."""
+    for packed in sorted(REAL2.glob("*.jsonl.xz")):
+        with tempfile.TemporaryDirectory(prefix="ctx-eval-") as tmp:
+            path = Path(tmp) / packed.name.removesuffix(".xz")
+            path.write_bytes(lzma.decompress(packed.read_bytes()))
+            session = _session(path)
+            text, items = window_text(session), [e.item for e in extract_items(session.entries)]
+        yield path.stem.split("__", 1)[-1][:40], text, items
+
+
+#: The evaluation's parts, printed and pinned apart.
+PARTS = {"fixtures": windows, "real2": real_windows}
 
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|\n+")
