@@ -10,13 +10,17 @@ processes appending at once never lose or interleave a line.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
+from ctx_tui.kinds import now_iso_ms
 from ctx_tui.paths import state_dir
 from ctx_tui.storage import append_line, open_regular
+
+TYPE_CHECKING = False  # typing is not imported at run time: the hooks record events
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 AUDIT_FILE = "audit.jsonl"
 
@@ -34,7 +38,7 @@ def record(project: Path, action: str, session: str | None = None, **details: An
     than the interpreter's own start-up.
     """
     event = {
-        "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "time": now_iso_ms(),
         "session": session,
         "action": action,
         "details": details,

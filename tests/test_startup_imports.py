@@ -83,6 +83,32 @@ def test_hooks_with_nothing_to_do_import_no_pathlib_typing_or_contextlib(tmp_pat
     assert not (tmp_path / ".ctx").exists()
 
 
+def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path) -> None:
+    """Delivering a restatement, and re-injecting from the notes record (pathlib they still need)."""
+    transcript = write_transcript(tmp_path, ["Build the exporter."])
+    enqueue(tmp_path, SESSION_ID, [QueuedItem("no-push", "constraint", "high", "Never push to main without a review")])
+    register(tmp_path, "g", "goal", "Build the inventory CLI")
+    prompt = _probe(tmp_path, "hook", "user-prompt-submit", bare=True,
+                    stdin=hook_stdin(tmp_path, "UserPromptSubmit", transcript, prompt="next"))
+    start = _probe(tmp_path, "hook", "session-start", bare=True,
+                   stdin=hook_stdin(tmp_path, "SessionStart", transcript, source="compact"))
+    assert "Never push to main" in prompt["stdout"] and "Build the inventory CLI" in start["stdout"]
+    for run in (prompt, start):
+        assert {"typing", "datetime"} & set(run["modules"]) == set()
+
+
+def test_the_time_stamps_are_datetimes(monkeypatch) -> None:
+    from datetime import datetime, timezone
+
+    from ctx_tui import kinds
+
+    for ns in (0, 1_764_650_191_999_999_999, 1_764_650_191_000_500_000, 1_764_650_191_123_456_789):
+        monkeypatch.setattr(kinds.time, "time_ns", lambda ns=ns: ns)
+        when = datetime.fromtimestamp(ns // 1000 / 1_000_000, timezone.utc)
+        assert kinds.now_iso_ms() == when.isoformat(timespec="milliseconds")
+        assert kinds.now_iso() == when.isoformat(timespec="seconds")
+
+
 def test_prompt_hook_delivering_a_restatement_builds_no_model(tmp_path: Path) -> None:
     transcript = write_transcript(tmp_path, ["Build the exporter."])
     enqueue(tmp_path, SESSION_ID, [QueuedItem("no-push", "constraint", "high", "Never push to main without a review")])

@@ -13,13 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctx_tui import audit
 from ctx_tui.actions.hook_install import is_hook_installed
-from ctx_tui.actions.restate_queue import Reason, enqueue, queued_item_from, restatement_text
+from ctx_tui.actions.restate_queue import enqueue, queued_item_from, restatement_text
 from ctx_tui.errors import CtxError
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import SessionMemory, load_session_memory, update_session_memory
+
+if TYPE_CHECKING:
+    from ctx_tui.actions.restate_queue import Reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,18 +27,23 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from collections import namedtuple
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ctx_tui.kinds import importance_rank, normalise_content, now_iso
 from ctx_tui.paths import restate_queue_path as queue_path
 from ctx_tui.plain_text import one_line
 from ctx_tui.storage import LOCK_TIMEOUT_S, locked, read_regular, write_atomic
 
+TYPE_CHECKING = False  # typing is not imported at run time (NamedTuple: collections' own, typed below)
+
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Literal
+
     from ctx_tui.memory.items import TrackedItem
+
+    Reason = Literal["manual", "auto"]
 
 QUEUE_VERSION = 1
 #: Longest piece of one item's text that goes into a restatement.
@@ -50,23 +55,23 @@ HEADER = (
     "faded from your context; they still apply:"
 )
 
-Reason = Literal["manual", "auto"]
 
-
-class QueuedItem(NamedTuple):
+class QueuedItem(namedtuple("QueuedItem", "id type importance content reason queued_at", defaults=("manual", ""))):
     """One fact waiting in the queue (a copy of the item at the time it was queued)."""
 
+    __slots__ = ()
     id: str
     type: str
     importance: str
     content: str
-    reason: str = "manual"
-    queued_at: str = ""
+    reason: str
+    queued_at: str
 
 
-class QueueResult(NamedTuple):
+class QueueResult(namedtuple("QueueResult", "item_id queued queue_length path")):
     """What :func:`queue_restatement` did."""
 
+    __slots__ = ()
     item_id: str
     queued: bool  # False: the item was already waiting (queued once only)
     queue_length: int
@@ -122,6 +127,8 @@ def _read_queue(path: Path) -> list[QueuedItem]:
     try:
         return _parse_items(raw)
     except ValueError:  # not JSON, not UTF-8, or not a queue
+        from datetime import datetime, timezone  # a damaged queue only (see kinds.now_iso)
+
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
         os.replace(path, path.with_name(f"{path.name}.damaged-{stamp}"))
         return []

@@ -13,13 +13,12 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The kinds of item and their importance live apart from the model so the
 # prompt hook can use them without building it (see ctx_tui/kinds.py).
 from ctx_tui.kinds import (
     Importance,
-    ItemSource,
     ItemType,
     importance_for,
     importance_rank,
@@ -29,10 +28,12 @@ from ctx_tui.kinds import (
 )
 from ctx_tui.memory.fields import InvalidField, from_mapping, flag, member, nonempty_text, one_of, sequence, text, whole
 
+if TYPE_CHECKING:
+    from ctx_tui.kinds import ItemSource
+
 __all__ = [
     "MAX_REFERENCED_ROUNDS",
     "Importance",
-    "ItemSource",
     "ItemType",
     "TrackedItem",
     "extracted_item_id",
