@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (~4 ms of every star
 
 if TYPE_CHECKING:
     import argparse
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
 #: Each command name -> the module that registers it. Only the module of the
 #: command being run is imported, so a hook answers without loading the rest
@@ -76,7 +76,7 @@ COMMAND_HELP: dict[str, str] = {
 }
 
 
-def _top_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+def _top_parser(**subparsers: Any) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     import argparse  # not at the top: `hook EVENT` and --version answer without it (main)
 
     parser = argparse.ArgumentParser(
@@ -87,7 +87,7 @@ def _top_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
         "`ctx-tui --demo --help` shows its options).",
     )
     parser.add_argument("--version", action="version", version=f"ctx-tui {__version__}")
-    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND", **subparsers)
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
@@ -101,8 +101,14 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 
 def help_parser() -> argparse.ArgumentParser:
-    """The parser as ``ctx-tui --help`` shows it: every command with its :data:`COMMAND_HELP` line, no module imported."""
-    parser, sub = _top_parser()
+    """The parser as ``ctx-tui --help`` shows it: every command with its :data:`COMMAND_HELP` line, no module imported.
+
+    Its help is all it is for, and that shows each command's help line, never
+    the command's own parser: ``add_parser`` builds ``parser_class(prog=...)``,
+    so a dict stands in for each (23 ArgumentParsers were ~60% of the time
+    ``ctx-tui --help`` spent in ctx-tui). ``ctx-tui CMD`` parses with :func:`build_parser`.
+    """
+    parser, sub = _top_parser(parser_class=dict)
     for name, text in COMMAND_HELP.items():
         sub.add_parser(name, help=text)
     return parser
