@@ -299,6 +299,33 @@ def test_noise_is_no_source() -> None:
     assert [x.item.type for x in extract_items(entries)] == [ItemType.GOAL]
 
 
+def test_pasted_agent_ui_and_unmarked_questions_are_no_source() -> None:
+    pasted = "⏺ Ran 1 stop hook\n  ⎿  Stop hook prevented continuation"
+    entries = [
+        _e(0, Kind.USER, "Refactor the auth middleware."),
+        _e(1, Kind.USER, pasted, 2),
+        _e(2, Kind.USER, "not sure if we should fork it or start fresh. Never touch the vendored copy.", 3),
+    ]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)] == [
+        (ItemType.GOAL, "Refactor the auth middleware."),
+        (ItemType.CONSTRAINT, "Never touch the vendored copy."),
+    ]
+
+
+def test_answers_that_give_a_fact_are_no_decision() -> None:
+    answers = (
+        'User has answered your questions: "What is the IP address of your server?"="10.0.0.5", '
+        '"Do you have SSH access set up already?"="Yes, with keys", "Is the router powered on?"="Yes", '
+        '"Do you want me to re-pair the key?"="Yes, re-pair it", "How should I reach the router?"="Try the web UI". '
+        "You can now continue with the user's answers in mind."
+    )
+    entries = [_e(0, Kind.USER, "Set up the VPN on the home server."), _e(1, Kind.TOOL_RESULT, answers, tool_name="AskUserQuestion")]
+    assert [x.item.content for x in extract_items(entries) if x.item.type is ItemType.DECISION] == [
+        "Yes, re-pair it — Do you want me to re-pair the key?",
+        "Try the web UI — How should I reach the router?",
+    ]
+
+
 def test_extraction_is_incremental_and_equal_to_a_full_read() -> None:
     session = _session(CLAUDE_COMPACTED)
     entries = session.entries

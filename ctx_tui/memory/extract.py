@@ -87,9 +87,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|(?<=[。！？])")
 _DECORATION = re.compile(r"^[^\w`\"'(\[@/<~.-]+")
 _MARKUP = re.compile(r"\*\*|__")
 _WORD = re.compile(r"\w+")
-#: Lines that are pasted command output or logs, not prose.
+#: Lines that are pasted command output or logs, not prose (also a coding agent's terminal UI: ``⏺ Ran 1 stop hook``).
 _OUTPUT_LINE = re.compile(
-    r"^\s*(?:\$ |>>> |at \S+\(|File \"|Traceback|\d{4}-\d\d-\d\d[T ]\d\d:|\[\d+/\d+\]|npm (?:ERR|WARN)|"
+    r"^\s*(?:\$ |>>> |[⏺⎿✻✶✳│╭╰▐▝▘]|at \S+\(|File \"|Traceback|\d{4}-\d\d-\d\d[T ]\d\d:|\[\d+/\d+\]|npm (?:ERR|WARN)|"
     r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b[:\] ]|[\w./-]+:\d+:\d+)"
 )
 
@@ -118,6 +118,14 @@ _PATHS = re.compile(r"(?:[\w@.+-]+/)+[\w@.+-]+\.\w{1,6}|\b[\w-]+\.(?:py|ts|tsx|j
 _ASK = re.compile(
     r"\b(?:need to|needs to|want (?:you )?to|would like|i'd like|please|pls|can you|could you|would you|let'?s|help me|"
     r"have to|trying to|goal is|task is|should)\b",
+    re.I,
+)
+#: A question that asks for information, not for work ("why is X", "what are Y", "do I need Z", "not sure if …").
+_INFO_QUESTION = re.compile(
+    r"^(?:(?:why|what|what's|whats|who|where|when|which|whose|how (?:much|many|long|come|is|are|does|did))\b|"
+    r"(?:is|are|was|were|do|does|did|has|have|had|am|will|would|should|shall|can|could|may)\s+"
+    r"(?:i|it|there|this|that|these|those|the|my|your|our|we|they|he|she|any)\b|"
+    r"(?:i'?m |i am )?not sure (?:if|whether)|i wonder|wondering (?:if|whether))",
     re.I,
 )
 
@@ -268,6 +276,8 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
         if not may_state(line.text):
             continue  # no sentence of this line can state an item
         for sentence in _split(line.text):
+            if role == "user" and _INFO_QUESTION.match(sentence):
+                continue  # a question without its mark ("not sure if we should fork or start fresh")
             kind = classify(sentence, role)
             if kind is None:
                 continue
@@ -423,6 +433,11 @@ def _plan_progress(entry: Entry) -> str | None:
 
 #: Claude Code's AskUserQuestion result: the user's own choices, as ``"question"="answer"`` pairs.
 _ANSWERS_HEAD = "User has answered your questions:"
+#: A question of the agent's that asks the user for a fact ("What is the server's IP?", "Do you have SSH access?"),
+#: not for a choice ("Which tools should we set up?", "Do you want me to re-pair it?").
+_FACT_QUESTION = re.compile(
+    r"^(?:what(?:'s| is| are| was)|(?:is|are|was|were|does|did|has|have)\s|do (?:you|they|we) (?!want|prefer|need me)\w)", re.I
+)
 _ANSWER = re.compile(r'"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.){1,400}?)"')
 
 # -- the incremental extractor ----------------------------------------------------------
@@ -473,7 +488,8 @@ class _Extractor:
                     self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
         elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
             for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
-                self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
+                if not _FACT_QUESTION.match(question):  # "Is the router on?" = "Yes" is a fact, not a choice
+                    self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
         elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
             for note in _MEMORY_NOTE.findall(entry.text):
                 note = _clean(note)
@@ -486,6 +502,7 @@ class _Extractor:
         if not _has_text(text):
             return
         used: frozenset[str] = frozenset()
+        statements = self.statements("user", text_key(entry))
         redirect = _REDIRECT.match(_request_text(text))
         if not self.goal_found or redirect:
             content, used = _goal_content(_REDIRECT.sub("", _request_text(text), count=1) if redirect else text)
@@ -497,7 +514,7 @@ class _Extractor:
         approved = approval.group(0).casefold() if named and approval else None
         if named:
             self._add(_make(ItemType.DECISION, named, entry))
-        for kind, content, rationale, files in self.statements("user", text_key(entry)):
+        for kind, content, rationale, files in statements:
             if content in used or (approved and approved in content.casefold()):
                 continue  # the goal's own sentences; the approval, stored as the option it names
             self._add(_make(kind, content, entry, rationale, files))

@@ -52,6 +52,7 @@ _WRAPPER_PREFIXES = (
     "<ide_selection>",
     "<ide_diagnostics>",
     "[Request interrupted by user",
+    "<task-notification>",
 )
 #: Built-in commands that talk to the client, not to the model.
 _BUILTIN_COMMANDS = frozenset(
