@@ -312,6 +312,23 @@ def test_pasted_agent_ui_and_unmarked_questions_are_no_source() -> None:
     ]
 
 
+def test_a_request_for_work_now_is_no_standing_rule() -> None:
+    entries = [
+        _e(0, Kind.USER, "Port the tiling layout to macOS."),
+        _e(1, Kind.USER, "Please provide the config commands required to replicate the workflow.", 2),
+        _e(2, Kind.USER, "do whatever you need to fix the brew and npm confusion.", 3),
+        _e(3, Kind.USER, "move the docs into projects/, but be sure to keep the two boards apart", 4),
+        _e(4, Kind.USER, "write a README for it (no need to go into implementation details)", 5),
+        _e(5, Kind.USER, "Each subagent must run the linter first. We need to keep the API stable.", 6),
+    ]
+    assert [x.item.content for x in extract_items(entries) if x.item.type is ItemType.CONSTRAINT] == [
+        "be sure to keep the two boards apart",
+        "no need to go into implementation details",
+        "Each subagent must run the linter first.",
+        "We need to keep the API stable.",
+    ]
+
+
 def test_answers_that_give_a_fact_are_no_decision() -> None:
     answers = (
         'User has answered your questions: "What is the IP address of your server?"="10.0.0.5", '

@@ -128,6 +128,24 @@ _INFO_QUESTION = re.compile(
     r"(?:i'?m |i am )?not sure (?:if|whether)|i wonder|wondering (?:if|whether))",
     re.I,
 )
+#: A statement whose first word only looks like a verb: a subject and its verb ("performance is crucial", "X has Y").
+_DECLARATIVE = re.compile(r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|can|could|would|should|must|does|did)\b|^\w+'s\b", re.I)
+#: A parenthetical of three words or more: a clause of its own ("(no need to go into details)").
+_ASIDE = re.compile(r"\s\(((?:[^()\s]+\s+){2,}[^()]*)\)")
+#: Where a clause may start inside a sentence ("…, but be sure to …", "…, always …").
+_CLAUSE_JOIN = re.compile(r",\s*(?:but\s+|and\s+)?")
+_POLITE = re.compile(r"^(?:please|pls|plz|ok(?:ay)?|so|now|then|and|also)\b[\s,:]*", re.I)
+#: Words that make a sentence a standing rule even when it asks for work.
+_BINDING = re.compile(r"\b(?:must|mustn'?t|should|shouldn'?t|never|always|don'?t|do not|not allowed|forbidden|mandatory|only)\b", re.I)
+#: The modals that make a request read as a rule ("do what you need to", "the commands required to").
+_WEAK_MODAL = re.compile(r"\b(?:needs? to|required to|ha(?:ve|s) to)\b", re.I)
+#: Openings of a request the closed-class imperative test misses ("we need to fix …", "do whatever it takes …");
+#: "we need to keep / stay / be …" holds a state: a rule.
+_REQUEST_OPENING = re.compile(
+    r"^(?:(?:we|i) (?:really )?need to (?!(?:keep|stay|remain|maintain|preserve|support|be|avoid|stick)\b)|"
+    r"i (?:want|need) you to|i'?d like you to|do (?!(?:you|we|i|they|it|not)\b)\w)",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +254,41 @@ def _label_decision(text: str) -> str | None:
     return chosen.group(0).strip() if chosen else None
 
 
+def _user_clauses(line: str) -> list[str]:
+    """The sentences of a user's line, a rule in a clause of its own split off.
+
+    "move the files, but be sure to keep X apart" holds a task and a rule; "write
+    the README (no need to go into details)" a task and a rule in parentheses.
+    """
+    out: list[str] = []
+    for sentence in _split(line):
+        for part in _ASIDE.split(sentence):
+            part = part.strip()
+            cut = next(
+                (m for m in _CLAUSE_JOIN.finditer(part) if len(_WORD.findall(part[: m.start()])) >= 3 and opens_with_rule(part[m.end() :])),
+                None,
+            )  # a clause of its own before the rule: "again, never …" is one rule
+            if cut:
+                out += [part[: cut.start()].strip(), part[cut.end() :].strip()]
+            elif part:
+                out.append(part)
+    return [p for p in out if p]
+
+
+def _is_request(sentence: str) -> bool:
+    """True when a user's sentence asks for work now ("please provide X required to Y", "we need to fix Z").
+
+    Such a sentence reads as a constraint by its "need to" / "required to" alone;
+    one with a word that binds (must, should, never, always, only…) stays a rule.
+    """
+    body = _POLITE.sub("", sentence)
+    if _BINDING.search(body) or opens_with_rule(body):
+        return False
+    if not _WEAK_MODAL.search(body):
+        return False
+    return (is_imperative(body) and not _DECLARATIVE.match(body)) or _REQUEST_OPENING.match(body) is not None
+
+
 def _decision(sentence: str) -> tuple[str, str]:
     parts = _RATIONALE.split(sentence, maxsplit=1)
     if len(parts) == 2 and parts[0].strip() and parts[1].strip():
@@ -275,12 +328,12 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
                 continue
         if not may_state(line.text):
             continue  # no sentence of this line can state an item
-        for sentence in _split(line.text):
+        for sentence in _split(line.text) if role == "assistant" else _user_clauses(line.text):
             if role == "user" and _INFO_QUESTION.match(sentence):
                 continue  # a question without its mark ("not sure if we should fork or start fresh")
             kind = classify(sentence, role)
-            if kind is None:
-                continue
+            if kind is None or (kind is ItemType.CONSTRAINT and role == "user" and _is_request(sentence)):
+                continue  # a request to do something now is a task, not a standing rule
             if kind is ItemType.DECISION:
                 content, rationale = _decision(sentence)
             else:
