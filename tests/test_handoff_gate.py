@@ -325,6 +325,11 @@ def test_anchors_do_not_double_count_one_path() -> None:
     assert {"follower.poll()", "keyerror"} <= anchors("Follower.poll() raises KeyError")
 
 
+def test_a_command_word_in_capitals_is_a_name_not_a_command() -> None:
+    assert anchors("some AWS permission things, moved to AWS Batch") == set()
+    assert anchors("`aws s3 ls` works; aws batch describe-jobs shows RUNNABLE") >= {"aws batch"}
+
+
 def test_a_list_is_not_one_step() -> None:
     findings = check_handoff(make(suggested_first_action="- Run `pytest`\n- fix test_partial_line\n- commit"))
     assert {f.rule for f in findings if f.is_error} == {"action.multiple"}

@@ -84,7 +84,7 @@ def _token(token: str) -> _Token:
         plural = word.islower() and word.endswith("s") and len(word) > 3
         if lower in _FILE_NAMES:
             return _Token(word, lower, False, False, False, False, plural)
-        command = lower in COMMANDS and token == word
+        command = lower in COMMANDS and token == word and not word.isupper()
         # a shape names a thing alone, but a command word with an argument names the command first;
         # a lower-case word has none (every shape needs a capital, a digit or punctuation)
         shape = lower if not word.islower() and _WORD_SHAPES.search(word) else ""
