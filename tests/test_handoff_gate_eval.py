@@ -5,11 +5,9 @@ from __future__ import annotations
 from gate_eval import SPLITS, figures, judge, load_cases, report
 
 #: Issue 14's targets: at least this share of vague handoffs refused, at most this share of good ones.
+#: Every split measures 100% / 0% today (bench/eval_gate.py); blind2 first ran at 93.3% / 6.7% (2670a65).
 MIN_VAGUE_REFUSED = 0.95
 MAX_GOOD_REFUSED = 0.05
-#: Where a split is not yet at the targets, the floor it holds today (bench/eval_gate.py):
-#: blind2 as first run on 2670a65, 28/30 vague and 2/30 good refused.
-FLOORS = {"blind2": (28 / 30, 2 / 30)}
 
 
 def test_the_set_is_big_and_varied() -> None:
@@ -30,6 +28,5 @@ def test_gate_meets_the_targets_on_every_split() -> None:
     text = report(verdicts)
     for split in SPLITS:
         part = figures([v for v in verdicts if v.case.split == split])
-        min_vague, max_good = FLOORS.get(split, (MIN_VAGUE_REFUSED, MAX_GOOD_REFUSED))
-        assert part.vague_refused_share >= min_vague, text
-        assert part.good_refused_share <= max_good, text
+        assert part.vague_refused_share >= MIN_VAGUE_REFUSED, text
+        assert part.good_refused_share <= MAX_GOOD_REFUSED, text

@@ -176,6 +176,31 @@ def test_a_step_that_needs_the_blocker_lifted_is_still_refused(blockers: list[st
     assert "action.blocked" in errors(make(task={"blockers": blockers}, suggested_first_action=action))
 
 
+@pytest.mark.parametrize(("blocker", "phrase"), [
+    ("something weird with source maps", "something weird"),
+    ("tests are having some issues since the switch", "some issues"),
+    ("test run not working yet", "not working"),
+    ("some AWS permission things", "things"),
+])
+def test_a_blocker_that_names_nothing_is_refused(blocker: str, phrase: str) -> None:
+    found = [f for f in check_handoff(make(task={"blockers": ["legal approval (Tom)", blocker]}))
+             if f.rule == "blocker.vague"]
+    assert [(f.field, f.severity) for f in found] == [("task_state.blockers[1]", "error")]
+    assert f"'{phrase}'" in found[0].message and blocker in found[0].message
+
+
+@pytest.mark.parametrize("blocker", [
+    "waiting on Dana for the new PAT",
+    "some issues with `npm run test:unit` (exit 1)",
+    "the vendor SDK does not work on arm64 yet",
+    "permission problems with the deploy role, the platform team is on it",
+    "staging is down until Thursday",
+    "legal approval of the privacy manifest",
+])
+def test_a_blocker_that_names_what_blocks_passes(blocker: str) -> None:
+    assert "blocker.vague" not in errors(make(task={"blockers": [blocker]}))
+
+
 # -- state in the context ----------------------------------------------------------------------
 
 

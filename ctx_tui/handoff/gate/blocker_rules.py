@@ -1,4 +1,8 @@
-"""A first action must not do what a stated blocker forbids.
+"""Blockers: each names what blocks, and the first action must not do what one forbids.
+
+A listed blocker that names nothing concrete -- no file, identifier, command,
+error, number, date, person or team -- and says only "some issues",
+"something weird" or "not working yet" is filler, as such a context sentence is.
 
 Blockers come from ``task_state.blockers`` and from the context's prose
 ("nothing can go to staging until the review is signed off"). Each gives the
@@ -24,18 +28,22 @@ import re
 from bisect import bisect_right
 
 from ctx_tui.handoff.gate.action_rules import first_verb, step_verbs
-from ctx_tui.handoff.gate.concrete import anchor_tokens, names_file
+from ctx_tui.handoff.gate.concrete import anchor_tokens, anchors, names_file
 from ctx_tui.handoff.gate.draft_view import DraftView
+from ctx_tui.handoff.gate.evidence import has_evidence
 from ctx_tui.handoff.gate.text import CODE_SPAN, TOKEN, content_words, stem
 from ctx_tui.handoff.gate.vocabulary import (
     CONDITION,
     CONDITION_START,
+    DAY_NAME,
+    FILLER,
     FOLDS_APART,
     GENERIC_WORDS,
     PROSE_BLOCKER,
     PROSE_BLOCKER_LOWER,
     PREPARING_VERBS,
     UNBLOCKING_VERBS,
+    VAGUE_TROUBLE,
     WRITING_VERBS,
 )
 
@@ -48,6 +56,8 @@ _CLAUSE_END = re.compile(r"[.!?:;](?=\s|$)|\s[—–-](?=\s)")
 _WAIT = re.compile(r"\bwait(?:s|ing)? (?:for|on)\b", re.IGNORECASE)
 #: Words that join the verbs of a series ("..., saves and waits on x") rather than name a subject.
 _JOINERS = frozenset({"and", "then", "also", "so", "or", "but"})
+#: Who can lift a blocker: a capitalised name after the first word ("waiting on Dana"), a team, a handle.
+_WHO = re.compile(r"(?<=\s)[A-Z][a-z]+\b|\bteams?\b|@\w")
 _NEGATION = re.compile(r"\b(?:can(?:no|')?t|can not|cannot|must ?n[o']t|do ?n[o']t|should ?n[o']t|may not|nothing|no)\b",
                        re.IGNORECASE)
 
@@ -110,10 +120,13 @@ def check_blocker_collision(view: DraftView) -> None:
     verb = first_verb(action)
     if not action or verb in UNBLOCKING_VERBS or CONDITION.search(action):
         return
+    blockers = blockers_of(view)
+    if not blockers:
+        return
     doing = _stems(action)
     verbs = step_verbs(CODE_SPAN.sub("`code`", action))
     preparing = all(v in PREPARING_VERBS for v in verbs) and names_file(action)
-    for blocker in blockers_of(view):
+    for blocker in blockers:
         activity = blocked_activity(blocker)
         if preparing and not {stem(w) for w in content_words(activity)} & _WRITING_STEMS:
             continue
@@ -124,3 +137,25 @@ def check_blocker_collision(view: DraftView) -> None:
                      "start with what lifts the blocker (ask, request, prepare), or remove the blocker if it is "
                      "resolved", "action.blocked")
             return
+
+
+def vague_phrase(blocker: str) -> str | None:
+    """The vague phrase of a blocker that names nothing concrete, else None."""
+    lower = blocker.lower()
+    match = FILLER.search(lower) or VAGUE_TROUBLE.search(lower)
+    if match is None or any(c.isdigit() for c in blocker) or _WHO.search(blocker) or DAY_NAME.search(blocker):
+        return None
+    return None if anchors(blocker) or has_evidence(blocker) else match.group(0)
+
+
+def check_blockers(view: DraftView) -> None:
+    listed = view.task.get("blockers")
+    if "task_state.blockers" in view.bad or not isinstance(listed, list):
+        return
+    for index, blocker in enumerate(listed):
+        phrase = vague_phrase(blocker) if isinstance(blocker, str) else None
+        if phrase:
+            view.add(f"task_state.blockers[{index}]", "error",
+                     f"says only '{phrase}' and names nothing concrete: {blocker.strip()!r}",
+                     "say what blocks and who or what can lift it: the failing test or error message, the missing "
+                     "permission and who grants it, a ticket, a date", "blocker.vague")

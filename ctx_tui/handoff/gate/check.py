@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ctx_tui.handoff.gate.action_rules import check_action
-from ctx_tui.handoff.gate.blocker_rules import check_blocker_collision
+from ctx_tui.handoff.gate.blocker_rules import check_blocker_collision, check_blockers
 from ctx_tui.handoff.gate.context_rules import check_context
 from ctx_tui.handoff.gate.decision_rules import check_decisions
 from ctx_tui.handoff.gate.draft_view import DraftView
@@ -17,7 +17,7 @@ from ctx_tui.handoff.gate.schema_rules import schema_findings
 from ctx_tui.handoff.gate.task_rules import check_header, check_task_state
 from ctx_tui.handoff.schema import Handoff
 
-_RULES = (check_header, check_task_state, check_decisions, check_paths, check_context, check_action,
+_RULES = (check_header, check_task_state, check_blockers, check_decisions, check_paths, check_context, check_action,
           check_blocker_collision)
 
 

@@ -36,6 +36,20 @@ _FILLER_PATTERNS: tuple[str, ...] = (
 #: Every phrase starts with a lower-case letter: ``\b(?=[a-z])`` finds word starts faster than ``(?<!\w)``.
 FILLER = re.compile(r"\b(?=[a-z])(?:" + "|".join(f"(?:{p})" for p in _FILLER_PATTERNS) + ")")
 
+#: What a blocker says when it names nothing: "something weird", "some issues", "not working yet",
+#: "perf isn't great" (on lower-cased text; the filler phrases above count too).
+VAGUE_TROUBLE = re.compile(
+    r"\b(?:something|anything)(?: (?:weird|strange|odd|off|wrong|funny))?\b|\b(?:issues?|problems?|trouble|things?|stuff)\b"
+    r"|\bnot (?:working|great|ideal|right)\b|\b(?:is|are)n'?t (?:working|great|ideal|right)\b|\bdo(?:es)? ?n[o']t work\b"
+    r"|\b(?:weird|strange|odd|wonky)\b"
+)
+#: A day a blocker may name: a weekday, a month, tomorrow (dates written with digits are numbers).
+DAY_NAME = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december|tomorrow|tonight)\b",
+    re.IGNORECASE,
+)
+
 # -- first actions ------------------------------------------------------------------------------
 
 #: Verbs that do not name a step: "continue", "finish", "keep going" say nothing about what.
