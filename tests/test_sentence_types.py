@@ -19,8 +19,16 @@ C, P, D = ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION
 @pytest.mark.parametrize(
     "sentence, role, expected",
     [
-        # a prohibition opening a later clause
+        # a rule opening a later clause
         ("the cache layer is shared, so don't rename its keys", "user", C),
+        ("merge the branch, but make sure the changelog is updated", "user", C),
+        ("tag the release, always sign the tags", "user", C),
+        # typographic apostrophes and left-out ones read like ASCII ones
+        ("we’re pinned to a vendor SDK, so don’t bump it", "user", C),
+        ("I’ll keep the parser hand-written rather than generated.", "assistant", D),
+        ("id rather you ask before deleting files", "user", P),
+        ("also ok gRPC, not REST", "user", D),
+        ("I like your plan, go ahead", "user", None),
         ("the tests don't pass on arm64", "user", None),
         # scope of a standing rule
         ("from now on run the formatter before each commit", "user", C),

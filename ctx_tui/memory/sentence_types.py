@@ -85,7 +85,7 @@ _HEDGE = re.compile(
 _DECISION = re.compile(
     r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
     r"\b(?:let'?s|let us)\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
-    r"\b(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)\s+"
+    r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
     r"(?:go with|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
     r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
     r"\b(?:we|i)(?: have|'ve)? decided\b|\bdecided (?:to|on|that|against)\b|^(?:decided|decision)\b|\bwe(?:'re| are) going with\b|"
@@ -113,10 +113,12 @@ _NOT_IMPERATIVE = frozenset(
 
 #: Where a clause opens: the start, after , ; : — ( or a full stop, or after a linking word.
 _CLAUSE = r"(?:^|[,;:(—–]\s*|[.!]\s+|\s-\s+|\b(?:so|and|but|then|just|also|please|pls|plz|and pls|and please)\s+)"
-#: "…, so don't bump it", "…. never write to it": a prohibition opening any clause, not only the sentence.
-_NEGATIVE_CLAUSE = re.compile(
-    _CLAUSE + r"(?:please\s+|pls\s+)?(?:don'?t|dont|do not|never|no need to)\s+"
-    r"(?!(?:know|think|see|understand|get|remember|mind|worry|care|need|like|want|read)\b)[a-z]",
+#: "…, so don't bump it", "complete the commit, always verify", "…, but be sure to …": a rule opening any clause,
+#: not only the sentence.
+_RULE_CLAUSE = re.compile(
+    _CLAUSE + r"(?:please\s+|pls\s+)?(?:(?:don'?t|dont|do not|never|no need to)\s+"
+    r"(?!(?:know|think|see|understand|get|remember|mind|worry|care|need|like|want|read)\b)[a-z]|"
+    r"(?:always|make sure|be sure to|ensure|avoid|keep in mind|remember to|refrain from|under no circumstances)\b)",
     re.I,
 )
 #: Scope of a standing rule ("from now on", "whatever you do", "no exceptions").
@@ -164,12 +166,13 @@ _CANNOT_CHANGE = re.compile(
 #: "…, tableau breaks otherwise": a warning of what follows a broken rule.
 _OTHERWISE = re.compile(r"\b(?:otherwise|or else)\s*[.!]*$", re.I)
 
-#: Tastes stated about oneself: "I like X", "big fan of", "I'd much rather", "easier for me", "I don't need the essays".
+#: Tastes stated about oneself: "I like X", "big fan of", "I'd much rather", "easier for me", "I don't need the essays"
+#: (not "I like your plan": an approval of the agent's proposal, not a taste).
 _TASTE = re.compile(
     r"\bi (?:really |just |kind of |kinda |honestly |also |generally |usually )?(?:like|love|hate|dislike|enjoy)\s+"
-    r"(?!(?:how|that|this|what|when|it|you|to|using)\b)\w|"
+    r"(?!(?:how|that|this|what|when|it|you|your|to|using)\b)\w|"
     r"\bi (?:really |just |kind of |kinda |honestly |also )?(?:like|love|hate|prefer) it (?:\w+ )?(?:more|better|less)\b|"
-    r"\b(?:i'm|i am) (?:a |not a )?(?:big |huge |real )?fan of\b|\bi(?:'d| would) (?:much |really |definitely |honestly |far )rather\b|"
+    r"\b(?:i'?m|i am) (?:a |not a )?(?:big |huge |real )?fan of\b|\bi(?:'?d| would) (?:much |really |definitely |honestly |far )?rather\b|"
     r"\b(?:easier|nicer|better|clearer|simpler|faster|less painful|more readable) for me\b|\bfor me (?:it )?(?:is|'s) (?:\w+ )?better\b|"
     r"\bi (?:just |also )?find (?:it|them|that|\w+) (?:\w+ )?(?:nicer|easier|better|cleaner|clearer|more readable|less \w+)\b|"
     r"\b(?:makes?|would make|'d make) me happy\b|"
@@ -200,17 +203,19 @@ _OVER_VERBS = frozenset("go hand switch move take think look read run fall roll 
 
 #: A concession that settles a discussion ("fine, …", "ok, …").
 _ASSENT = r"(?:ok(?:ay)?|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)"
+#: A linking word a concession may follow ("also ok, …", "and fine, …").
+_LINKED = r"(?:(?:also|and|so|but|then|please|pls)\b[\s,]*)?"
 #: "ok option 2", "ok docusaurus, not mkdocs", "fine, ship it behind the flag": a choice made by conceding.
 _CONCEDED = re.compile(
-    r"^" + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:option|variant|approach|plan) #?\w+\b|[\w.+#-]+(?: [\w.+#-]+){0,3},? not [\w.+#-]+)|"
-    r"^(?:fine|alright|all right)\b[\s,.!:—–-]+(?:just )?(?:use|go|ship|keep|do|take|stick|switch|drop|skip|pick|choose|store|put|make)\b",
+    r"^" + _LINKED + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:option|variant|approach|plan) #?\w+\b|[\w.+#-]+(?: [\w.+#-]+){0,3},? not [\w.+#-]+)|"
+    r"^" + _LINKED + r"(?:fine|alright|all right)\b[\s,.!:—–-]+(?:just )?(?:use|go|ship|keep|do|take|stick|switch|drop|skip|pick|choose|store|put|make)\b",
     re.I,
 )
 #: "ECS it is", "X then." — a choice closing the talk; "we're not moving to Y", "X stays" with a concession.
 _SETTLED = re.compile(
     r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is\s*(?:[.!,;—–-]|$)|"
     r"^[\w.+#-]+(?: [\w.+#-]+){0,2} then\s*(?:[.!,;]|$)|"
-    r"\b(?:we're not|we are not|we aren't)\s+(?:moving|switching|migrating|going) (?:to|back to)\b",
+    r"\b(?:we'?re not|we are not|we aren'?t)\s+(?:moving|switching|migrating|going) (?:to|back to)\b",
     re.I,
 )
 #: "we take option B", "we go with kafka", "we decide: …", "we use parquet …, not csv": a present-tense choice.
@@ -222,7 +227,7 @@ _WE_CHOOSE = re.compile(
 _EXPLORE = "see|check|look|try|run|examine|investigate|explore|find|read|test|verify|ask|wait|debug|inspect|search|grep"
 #: "I'll implement X rather than Y", "I went with X", "I have chosen X", "I picked X": a choice of the speaker's.
 _MY_CHOICE = re.compile(
-    r"\b(?:i|we)(?:'ll| will|'m going to| am going to)\s+(?!(?:" + _EXPLORE + r")\b)\w+\b.{0,120}?\b(?:instead of|rather than)\b|"
+    r"\b(?:i'?ll|we'll|(?:i|we) will|i'?m going to|i am going to|we'?re going to)\s+(?!(?:" + _EXPLORE + r")\b)\w+\b.{0,120}?\b(?:instead of|rather than)\b|"
     r"\b(?:i|we) (?:went with|picked(?! up\b)|chose|selected|opted for)\b|\b(?:i|we)(?:'ve| have) (?:chosen|picked|selected|gone with)\b|"
     r"^decided to\b",
     re.I,
@@ -257,6 +262,8 @@ _FOREIGN_CHOICE = re.compile(
     re.I,
 )
 _FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
+#: Typographic apostrophes ("I’ll", "don’t", as macOS and phones type them) read as ASCII ones.
+_QUOTES = str.maketrans({"’": "'", "‘": "'"})
 #: Text after the last inner question ("should we …? feels like …") — a question states nothing.
 _INNER_QUESTION = re.compile(r"^.*[?？]\s+")
 
@@ -278,22 +285,22 @@ _TRIGGER = re.compile(
     r"nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
     r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
     r"usaremos|quedamos|elegimos|decidimos|on part|on garde|on prend|wir)\b|==\d|"
-    r"(?:^|[.!?;。！？]\s*)(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
+    r"(?:^|[.!?;。！？]\s*)" + _LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
     """The item type a sentence states (USER: constraint/preference/decision; ASSISTANT: decision)."""
     s = sentence.strip()
     if len(s) < MIN_SENTENCE or s.endswith(("?", "？")):
         return None
-    s = _INNER_QUESTION.sub("", s)
+    s = _INNER_QUESTION.sub("", s.translate(_QUOTES))
     if not may_state(s):
         return None
     if role != "user":
         settled = _choice(s, s) and not (_INSTRUMENTAL.search(s) or _PAST.search(s) or _DEFERRED.search(s))
         return ItemType.DECISION if settled else None
-    if _NOT_SELF.match(s):
-        return None
     body = _PREFIX.sub("", s)
+    if _NOT_SELF.match(s) or _NOT_SELF.match(body):
+        return None
     if _LEAD_RULE.match(s):
         return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
     if not _IMPERATIVE.match(body) and _choice(s, body):
@@ -329,7 +336,7 @@ def _bare_choice(body: str) -> bool:
 
 def _ruled(s: str) -> bool:
     return not _PAST.search(s) and bool(
-        _NEGATIVE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
+        _RULE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
         or _PINNED.search(s) or _LIMIT.search(s) or _CANNOT_CHANGE.search(s)
         or _OTHERWISE.search(s) or _FOREIGN_RULE.search(s)
     )
@@ -352,7 +359,7 @@ def opens_with_rule(sentence: str) -> bool:
 
 def may_state(text: str) -> bool:
     """False when no sentence of ``text`` can state an item (a fast pre-filter: most text states nothing)."""
-    return _TRIGGER.search(text.lower()) is not None or (not text.isascii() and _FOREIGN.search(text) is not None)
+    return _TRIGGER.search(text.lower().replace("’", "'")) is not None or (not text.isascii() and _FOREIGN.search(text) is not None)
 
 
 __all__ = ["MIN_SENTENCE", "classify", "is_imperative", "may_state", "opens_with_rule"]
