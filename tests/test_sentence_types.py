@@ -87,7 +87,23 @@ C, P, D = ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION
         ("maybe we decide about the CDN later", "user", None),
         # a question before a remark states nothing
         ("should we always pin the versions? nobody remembers why", "user", None),
+        # rule, taste and choice words with no sentence in the sets (kept as vocabulary; see docs/memory.md)
+        ("force pushes are banned on shared branches", "user", C),
+        ("backwards compatibility is non-negotiable", "user", C),
+        ("no touching the CI config", "user", C),
+        ("the wire format stays as is", "user", C),
+        ("stick to the standard library for this tool", "user", C),
+        ("my preference is snake_case for file names", "user", P),
+        ("we're switching to pnpm for the monorepo", "user", D),
+        ("I'm using a bounded queue instead of an unbounded channel so memory stays flat.", "assistant", D),
+        ("we won't use an ORM for this service", "user", D),
+        ("if we went with Kafka, ordering would come from the partition key", "user", None),
+        ("One option would be to go with SQS, though it adds cost.", "assistant", None),
+        ("I'm using the staging cluster right now, so wait a bit", "user", None),
         # other languages
+        ("Non toccare il file di configurazione, è condiviso.", "user", C),
+        ("N'ajoute pas de nouvelles dépendances.", "user", C),
+        ("El job siempre falla a las 3am.", "user", None),
         ("Nunca hagas push directo a main.", "user", C),
         ("不要修改数据库的表结构。", "user", C),
         ("Je préfère les noms de variables en anglais.", "user", P),

@@ -57,7 +57,9 @@ _MODAL = re.compile(
     r"(?:is|are) required|required to|(?:is|are) mandatory|(?:is|are) (?:crucial|critical|essential|vital)|"
     r"(?:important|crucial|critical|essential|vital) (?:not )?to|important that|not (?:valid|acc?ep\w*|ok|okay|allowed)\b|"
     r"(?:there is|there's) a need (?:to|for)|(?:there is|there's) no need to|need(?:s)? to|ha(?:ve|s) to|"
-    r"you (?:always|never)|we (?:always|never))\b",
+    r"you (?:always|never)|we (?:always|never)|(?:is|are) (?:banned|prohibited|disallowed|not permitted)|"
+    r"(?:hard|strict) requirement|non-negotiable|not negotiable|(?:is|are) a must|(?:is|are) a no-go|(?:is|are) not an option|"
+    r"not to be (?:touched|changed|modified|edited|deleted|removed|used))\b",
     re.I,
 )
 _PREFERENCE = re.compile(
@@ -86,10 +88,10 @@ _DECISION = re.compile(
     r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
     r"\b(?:let'?s|let us)\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
     r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
-    r"(?:go with|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
+    r"(?:go with|go for|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
     r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
     r"\b(?:we|i)(?: have|'ve)? decided\b|\bdecided (?:to|on|that|against)\b|^(?:decided|decision)\b|\bwe(?:'re| are) going with\b|"
-    r"(?<!keep )\bgoing with\b|\bgo with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
+    r"(?<!keep )\bgoing with\b|\bgo with\b|\bgo ahead with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
     re.I,
 )
 
@@ -118,7 +120,8 @@ _CLAUSE = r"(?:^|[,;:(—–]\s*|[.!]\s+|\s-\s+|\b(?:so|and|but|then|just|also|p
 _RULE_CLAUSE = re.compile(
     _CLAUSE + r"(?:please\s+|pls\s+)?(?:(?:don'?t|dont|do not|never|no need to)\s+"
     r"(?!(?:know|think|see|understand|get|remember|mind|worry|care|need|like|want|read)\b)[a-z]|"
-    r"(?:always|make sure|be sure to|ensure|avoid|keep in mind|remember to|refrain from|under no circumstances)\b)",
+    r"(?:always|make sure|be sure to|ensure|avoid|keep in mind|remember to|refrain from|under no circumstances|stick to|"
+    r"stay (?:within|inside|out of|away from)|keep (?:out of|away from))\b)",
     re.I,
 )
 #: Scope of a standing rule ("from now on", "whatever you do", "no exceptions").
@@ -129,14 +132,14 @@ _STANDING = re.compile(
 )
 #: A thing declared protected: "X is off limits", "leave X alone", "keep X untouched".
 _PROTECTED = re.compile(
-    r"\b(?:off[- ]limits|untouchable|untouched|hands off)\b|"
+    r"\b(?:off[- ]limits|untouchable|untouched|hands off)\b|\b(?:stays?|remains?) (?:as[- ]is|unchanged|the same)\b|"
     r"\bleave\s+(?:[\w./-]+\s+){0,5}?(?:alone|as[- ]is|as (?:it|they) (?:is|are)|untouched|be(?=\s*(?:[,.;!—–-]|$)))",
     re.I,
 )
 #: "no new deps", "no helm charts from random repos pls", "nothing that phones home": a kind of change ruled out.
 _RULED_OUT = re.compile(
     _CLAUSE + r"(?:no|zero) (?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
-    r"hard[- ]?coded)\b|" + _CLAUSE + r"nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
+    r"hard[- ]?coded|touching|changing|editing|deleting|removing|pushing|force-pushing|adding|bumping|upgrading)\b|" + _CLAUSE + r"nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
     + _CLAUSE + r"no \w+(?: [\w-]+){0,5}? (?:please|pls|plz|ever|whatsoever|anywhere|at all)\b",
     re.I,
 )
@@ -176,6 +179,7 @@ _TASTE = re.compile(
     r"\b(?:easier|nicer|better|clearer|simpler|faster|less painful|more readable) for me\b|\bfor me (?:it )?(?:is|'s) (?:\w+ )?better\b|"
     r"\bi (?:just |also )?find (?:it|them|that|\w+) (?:\w+ )?(?:nicer|easier|better|cleaner|clearer|more readable|less \w+)\b|"
     r"\b(?:makes?|would make|'d make) me happy\b|"
+    r"\bmy preference\b|\bi (?:can'?t|cannot) stand\b|"
     r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)",
     re.I,
 )
@@ -215,7 +219,8 @@ _CONCEDED = re.compile(
 _SETTLED = re.compile(
     r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is\s*(?:[.!,;—–-]|$)|"
     r"^[\w.+#-]+(?: [\w.+#-]+){0,2} then\s*(?:[.!,;]|$)|"
-    r"\b(?:we'?re not|we are not|we aren'?t)\s+(?:moving|switching|migrating|going) (?:to|back to)\b",
+    r"\b(?:we'?re not|we are not|we aren'?t)\s+(?:moving|switching|migrating|going) (?:to|back to)\b|"
+    r"\b(?:we'?re|we are) (?:switching|migrating) to\b|\bis the way to go\b|^[\w.+#-]+(?: [\w.+#-]+){0,3} wins\s*[.!]*$",
     re.I,
 )
 #: "we take option B", "we go with kafka", "we decide: …", "we use parquet …, not csv": a present-tense choice.
@@ -228,6 +233,9 @@ _EXPLORE = "see|check|look|try|run|examine|investigate|explore|find|read|test|ve
 #: "I'll implement X rather than Y", "I went with X", "I have chosen X", "I picked X": a choice of the speaker's.
 _MY_CHOICE = re.compile(
     r"\b(?:i'?ll|we'll|(?:i|we) will|i'?m going to|i am going to|we'?re going to)\s+(?!(?:" + _EXPLORE + r")\b)\w+\b.{0,120}?\b(?:instead of|rather than)\b|"
+    r"\b(?:i'?m|we'?re|i am|we are) using\b.{0,100}?\b(?:instead of|rather than)\b|"
+    r"\b(?:we|i)(?: won'?t| will not|'re not going to| are not going to| am not going to|'m not going to) "
+    r"(?:use|go with|adopt|switch to|add|pull in)\b|"
     r"\b(?:i|we) (?:went with|picked(?! up\b)|chose|selected|opted for)\b|\b(?:i|we)(?:'ve| have) (?:chosen|picked|selected|gone with)\b|"
     r"^decided to\b",
     re.I,
@@ -238,27 +246,45 @@ _PAST = re.compile(
     r"originally|used to)\b",
     re.I,
 )
+#: A choice imagined, not made ("if we went with X, …", "we could use Redis", "one option would be").
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|what if|suppose|supposing|assuming|in case|were we to)\b|\b(?:we|i|you) (?:could|might|would) (?:just )?"
+    r"(?:go with|use|pick|choose|switch|try|adopt|move)\b|\bone option (?:would be|is|could be)\b",
+    re.I,
+)
 #: A choice put off ("not … yet", "hold off", "maybe later", "don't decide now").
 _DEFERRED = re.compile(
     r"\b(?:yet|not now|later|someday|some day|hold off|postpone\w*|park it|(?:don'?t|not) decide|undecided|tbd)\b|^(?:maybe|perhaps)\b",
     re.I,
 )
 #: Other languages: a few rule, taste and choice words of the most common ones (es, pt, fr, de, zh, ja).
+_FOREIGN_CLAUSE = r"(?:^|[,;:(—–]\s*|[.!。！]\s*)"
 _FOREIGN_RULE = re.compile(
-    r"\b(?:nunca|jamás|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|"
-    r"não (?:mexa|toque|altere|mude|use|pode\w*|deve\w*)|jamais|ne (?:touche|modifie|change|supprime|pousse)\w* (?:pas|jamais)|"
-    r"il ne faut pas|interdit|bitte kein\w*|keine? \w+änderung\w*|niemals|nichts geändert|darf (?:nicht|kein\w*)|dürfen nicht|"
-    r"muss|müssen)\b|^keine?\b|不要|别|不能|不可以|禁止|必须|务必|不许|不准|ないで|禁止|必ず|てはいけない|てはならない|なければならない",
+    # always / never opening a clause: es, pt, fr, de, it, nl, ru
+    _FOREIGN_CLAUSE + r"(?:por favor,?\s*|bitte,?\s*|s'il te plaît,?\s*|per favore,?\s*)?(?:nunca|jamás|siempre|sempre|jamais|"
+    r"toujours|niemals|nie|immer|mai|nooit|altijd|никогда|всегда)\b|"
+    # don't <change>, may not, must
+    r"\b(?:no (?:toques|modifiques|cambies|uses|subas|borres|edites|actualices|agregues|añadas|elimines|hagas)|no se puede|"
+    r"hay que|tienes que|prohibido|não (?:mexa|toque|altere|mude|use|faça|apague|adicione|pode\w*|deve\w*)|"
+    r"ne (?:touche|modifie|change|supprime|pousse|mets|ajoute|utilise)\w* (?:pas|jamais)|n'(?:ajoute|utilise|efface)\w* (?:pas|jamais)|"
+    r"il ne faut pas|il faut|interdit|bitte kein\w*|keine? \w+änderung\w*|nichts geändert|darf (?:nicht|kein\w*)|dürfen nicht|"
+    r"muss|müssen|finger weg|non (?:toccare|modificare|cambiare|usare|aggiungere|cancellare)|non si può|vietato|"
+    r"niet (?:aanraken|wijzigen|aanpassen)|verboden|не (?:трогай|меняй|изменяй|удаляй|используй|добавляй)|нельзя|должн\w*)\b|"
+    r"^keine?\b|不要|别|不能|不可以|禁止|必须|务必|不许|不准|一定要|千万|ないで|必ず|てはいけない|てはならない|なければならない|しないこと|"
+    r"하지 마|마세요|절대|반드시",
     re.I,
 )
 _FOREIGN_TASTE = re.compile(
-    r"\b(?:prefiero|prefiro|me gusta(?:n)? más|gosto mais|je préfère|je préférerais|j'aime mieux|ich (?:hätte|mag|bevorzuge)\b.*\bgerne?|"
-    r"lieber)\b|比较喜欢|更喜欢|我喜欢|偏好|助かります|てほしい|が好き|の方がいい",
+    r"\b(?:prefiero|prefiro|preferisco|me gusta(?:n)? más|gosto mais|je préfère|je préférerais|j'aime mieux|"
+    r"ich (?:hätte|mag|bevorzuge)\b.*\bgerne?|lieber|ik heb liever|предпочитаю|мне больше нравится)\b|"
+    r"比较喜欢|更喜欢|我喜欢|偏好|倾向于|助かります|てほしい|が好き|の方がいい|てもらえると|선호|좋겠",
     re.I,
 )
 _FOREIGN_CHOICE = re.compile(
-    r"\b(?:vamos con|vamos com|usamos|usaremos|nos quedamos con|elegimos|decidimos|on part sur|on garde|on prend|"
-    r"wir nehmen|wir bleiben bei|wir verwenden)\b|我们(?:决定|用|选)|决定用|にします|に決め",
+    r"\b(?:vamos con|vamos com|vamos a usar|usemos|usamos|usaremos|nos quedamos con|elegimos|decidimos|optamos por|"
+    r"on part sur|on garde|on prend|on utilise|on choisit|wir nehmen|wir bleiben bei|wir verwenden|wir nutzen|"
+    r"usiamo|andiamo con|abbiamo deciso|we gaan voor|используем|решили)\b|我们(?:决定|用|选)|决定用|就用|采用|にします|に決め|"
+    r"で行きます|을 사용|로 하죠|로 하자",
     re.I,
 )
 _FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
@@ -279,12 +305,18 @@ _TRIGGER = re.compile(
     r"untouch\w*|hands off|leave|no (?:new|more|extra|additional|external|direct|other|further|third|giant|big|random|hard)|"
     r"zero|nothing (?:that|which)|please|pls|plz|ever|anywhere|at all|stays?|stick\w*|pinned|locked|remains?|keep|"
     r"budget|limit|capped|cap|max|maximum|min|minimum|quota|sla|ceiling|tops|can'?t|cannot|can not|may not|otherwise|"
-    r"or else|enjoy|fan of|for me|i (?:just |also )?find|me happy|whenever you|give me|show me|tell me|send me|short|shorter|brief|concise|terse|simple|plain|it is|then|not (?:moving|switching|migrating|going)|"
-    r"we (?:decide|take|pick|choose|use|adopt)|went with|picked|chose|chosen|selected|gone with|"
+    r"or else|enjoy|fan of|for me|i (?:just |also )?find|me happy|whenever you|give me|show me|tell me|send me|short|"
+    r"shorter|brief|concise|terse|simple|plain|it is|then|not (?:moving|switching|migrating|going)|"
+    r"we (?:decide|take|pick|choose|use|adopt)|went with|picked|chose|chosen|selected|gone with|banned|prohibited|"
+    r"disallowed|permitted|requirement|negotiable|a must|no-go|not an option|not to be|touching|changing|"
+    r"editing|deleting|removing|pushing|adding|bumping|upgrading|preference|stand|go for|go ahead|"
+    r"way to go|wins|switching|migrating|using|won'?t|not going to|"
     # the other languages' words in ASCII (the rest is looked for only in text that is not ASCII)
     r"nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
     r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
-    r"usaremos|quedamos|elegimos|decidimos|on part|on garde|on prend|wir)\b|==\d|"
+    r"usaremos|quedamos|elegimos|decidimos|optamos|usemos|on part|on garde|on prend|on utilise|on choisit|wir|siempre|sempre|"
+    r"toujours|nie|immer|mai|nooit|altijd|il faut|finger|non|vietato|niet|verboden|preferisco|ik heb|usiamo|andiamo|"
+    r"abbiamo|we gaan)\b|==\d|"
     r"(?:^|[.!?;。！？]\s*)" + _LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
@@ -296,7 +328,7 @@ def classify(sentence: str, role: str) -> ItemType | None:
     if not may_state(s):
         return None
     if role != "user":
-        settled = _choice(s, s) and not (_INSTRUMENTAL.search(s) or _PAST.search(s) or _DEFERRED.search(s))
+        settled = _choice(s, s) and not (_INSTRUMENTAL.search(s) or _PAST.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(s))
         return ItemType.DECISION if settled else None
     body = _PREFIX.sub("", s)
     if _NOT_SELF.match(s) or _NOT_SELF.match(body):
@@ -304,7 +336,7 @@ def classify(sentence: str, role: str) -> ItemType | None:
     if _LEAD_RULE.match(s):
         return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
     if not _IMPERATIVE.match(body) and _choice(s, body):
-        return None if _PAST.search(s) or _DEFERRED.search(s) else ItemType.DECISION
+        return None if _PAST.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(body) else ItemType.DECISION
     if _PREFERENCE.search(body) or _tasted(s, body):
         return ItemType.USER_PREFERENCE
     if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)) or _ruled(s):
