@@ -28,10 +28,11 @@ from ctx_tui.config import Config  # noqa: E402
 
 #: Per part, (ratio → floor of the mean facts kept in sentences by the default strategy), the least
 #: number of windows, and the floor of the mean share of tracked items kept.
-#: Measured: fixtures 0.939 / 0.764, items 1.0; real2 0.927 / 0.755, items 0.854 / 0.787.
+#: Measured: fixtures 0.939 / 0.764, items 1.0; real2 0.927 / 0.755, items 1.0 (real2's items come
+#: from an extraction still changing: a little room there).
 FLOORS = {
     "fixtures": ({0.5: 0.91, 0.25: 0.74}, 6, {0.5: 1.0, 0.25: 1.0}),
-    "real2": ({0.5: 0.90, 0.25: 0.73}, 8, {0.5: 0.83, 0.25: 0.76}),
+    "real2": ({0.5: 0.90, 0.25: 0.73}, 8, {0.5: 0.95, 0.25: 0.95}),
 }
 #: SPEC §5: JSON and code blocks parse after compression in at least 95% of cases.
 STRUCTURE = 0.95

@@ -25,7 +25,8 @@ and no fewer plain words than facts (a list of names is not a sentence), or
 when it is a code block. A token fact is kept when it stands in such a unit;
 one found only in name lists (units that are little more than names) is
 *named only*. Rules and items are kept when one unit holds ≥ 70% of their
-content words.
+content words; an item of n sentences, when n units in a row do (an item
+printed whole is cut into n units like any text).
 """
 
 from __future__ import annotations
@@ -194,6 +195,8 @@ def judge(window: str, output: str, items: list[str]) -> Judgement:
     for item in items:
         result.items_total += 1
         want = _content_words(item)
-        if not want or any(len(want & w) / len(want) >= ITEM_SHARE for w in unit_words):
+        span = max(1, sum(1 for piece in _SPLIT.split(item) if piece.strip()))
+        runs = [set().union(*unit_words[i : i + span]) for i in range(len(unit_words))] if span > 1 else unit_words
+        if not want or any(len(want & w) / len(want) >= ITEM_SHARE for w in runs):
             result.items_kept += 1
     return result
