@@ -28,7 +28,7 @@ from ctx_tui.config import Config  # noqa: E402
 
 #: Per part, (ratio → floor of the mean facts kept in sentences by the default strategy), the least
 #: number of windows, and the floor of the mean share of tracked items kept.
-#: Measured: fixtures 0.939 / 0.764, items 1.0; real2 0.927 / 0.755, items 1.0 (real2's items come
+#: Measured: fixtures 0.939 / 0.764, items 1.0; real2 0.936 / 0.742, items 1.0 (real2's items come
 #: from an extraction still changing: a little room there).
 FLOORS = {
     "fixtures": ({0.5: 0.91, 0.25: 0.74}, 6, {0.5: 1.0, 0.25: 1.0}),
@@ -36,13 +36,17 @@ FLOORS = {
 }
 #: SPEC §5: JSON and code blocks parse after compression in at least 95% of cases.
 STRUCTURE = 0.95
+#: SPEC §5: retentionRate (the strategy's own measure) >= 0.9 at ratio 0.5, as a mean over a part's
+#: windows; measured fixtures 0.928, real2 0.935 (0.900 before commands counted as the measure counts them).
+OWN_RETENTION = {"fixtures": 0.91, "real2": 0.92}
 
-Row = tuple[float, float, float, bool, int, int]
+Row = tuple[float, float, float, bool, int, int, float]
 
 
 @pytest.fixture(scope="module", params=list(FLOORS))
 def evaluated(request: pytest.FixtureRequest) -> tuple[str, dict[float, list[Row]]]:
-    """Per ratio: (kept in sentences, tracked items kept, baseline kept, within budget, intact units, units) per window."""
+    """Per ratio and window: (kept in sentences, tracked items kept, baseline kept, within budget, intact units,
+    units, the strategy's own retentionRate)."""
     part = request.param
     if part == "fixtures" and not FIXTURES.exists():
         pytest.skip("shared fixtures absent")
@@ -56,7 +60,7 @@ def evaluated(request: pytest.FixtureRequest) -> tuple[str, dict[float, list[Row
             structure = check(text, result.text)
             out.setdefault(ratio, []).append((judged.rate, judged.items_rate, baseline.rate,
                                               result.compressed_length <= result.budget,
-                                              structure.intact, structure.units))
+                                              structure.intact, structure.units, result.retention_rate))
     return part, out
 
 
@@ -81,6 +85,11 @@ def test_json_and_code_stay_whole(evaluated: tuple[str, dict]) -> None:
     for ratio, rows in rows_by_ratio.items():
         units = sum(r[5] for r in rows)
         assert units and sum(r[4] for r in rows) >= STRUCTURE * units, (part, ratio)
+
+
+def test_own_retention_at_half_meets_the_spec(evaluated: tuple[str, dict]) -> None:
+    part, rows_by_ratio = evaluated
+    assert statistics.mean(r[6] for r in rows_by_ratio[0.5]) >= OWN_RETENTION[part]
 
 
 def test_ahead_of_the_extractive_baseline_at_a_quarter(evaluated: tuple[str, dict]) -> None:

@@ -63,3 +63,18 @@ def test_a_long_tool_output_is_cut_by_lines_inside_its_fence() -> None:
     assert 0 < len(kept) < len(lines)
     assert lines[41] in body  # the line about what the user asked
     assert result.facts_named_only == 0 and result.retention_rate > 0.3
+
+
+
+def test_a_command_the_agent_ran_counts_as_the_measure_counts_it() -> None:
+    """A ``$ command`` line whose words read as a statement keeps its command in context
+    (``facts.output_units``); choosing must see that too, or commands lose to longer prose
+    carrying as few facts (before: 1 of the 12 commands kept, retention 0.29)."""
+    commands = [f"$ brew install tool{n} --cask with retries" for n in range(12)]
+    parts = ["### [session] user · round 1\nPlease install the tools we listed."]
+    for n, command in enumerate(commands):
+        parts.append("### [tools] tool call: Bash\n" + command)
+        parts.append(f"### [session] assistant\nThat step took {300 + n} ms, and " + FILLER[0].lower() + FILLER[1:])
+    result = compress_text("\n\n".join(parts), "semantic", target_ratio=0.4)
+    assert all(c in result.text for c in commands)
+    assert result.retention_rate >= 0.5
