@@ -28,7 +28,6 @@ see that they were there; its input fields and the clipboard get
 
 from __future__ import annotations
 
-import json
 import re
 
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline runs this module
@@ -117,6 +116,8 @@ def json_text(obj: Any, **options: Any) -> str:
     The value is unchanged (a JSON reader gets the same strings back); only
     what a terminal would act on when the JSON is printed is escaped.
     """
+    import json  # here: every command's output crosses GuardedStream, and `--help` needs no json
+
     return escape_json(json.dumps(obj, ensure_ascii=False, **options))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
 from ctx_tui import __version__
 from ctx_tui.errors import CtxError  # config.ConfigError is one too
@@ -20,6 +19,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (~4 ms of every star
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import Any, NoReturn
 
 #: Each command name -> the module that registers it. Only the module of the
