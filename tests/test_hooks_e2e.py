@@ -177,6 +177,20 @@ def test_every_malformed_stdin_is_answered_with_nothing(project: Path, stdin: by
     assert len(lines) == 3 and all(json.loads(l)["error"].startswith("HookInputError") for l in lines)
 
 
+def test_a_hook_started_in_a_removed_folder_still_answers(project: Path, tmp_path: Path) -> None:
+    install_hooks(project)
+    transcript = write_transcript(project, PROMPTS)
+    register(project, "no-push", "constraint", "Never push to main without a review")
+    queue_restatement(project, SESSION_ID, load_session_memory(project, SESSION_ID).get_item("no-push"))
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    launcher = ("import os, sys\nos.chdir(sys.argv[1]); os.rmdir(sys.argv[1])\n"
+                "from ctx_tui.cli import main\nsys.exit(main(['hook', 'user-prompt-submit']))")
+    out = subprocess.run([sys.executable, "-c", launcher, str(gone)], input=hook_stdin(project, "UserPromptSubmit", transcript),
+                         capture_output=True, timeout=60)
+    assert (out.returncode, out.stderr) == (0, b"") and b"Never push to main" in out.stdout
+
+
 def test_missing_transcript_exits_0_silently_and_logs(project: Path) -> None:
     missing = project / "gone.jsonl"
     out = cli(project, "hook", "pre-compact", stdin=hook_stdin(project, "PreCompact", missing, trigger="auto"))

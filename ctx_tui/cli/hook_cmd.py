@@ -45,7 +45,10 @@ def run_event(name: str, job: str | None = None) -> int:
     ``ctx-tui hook EVENT`` comes here without argparse (cli.main): Claude Code
     waits for it on every prompt.
     """
-    cwd = os.getcwd()
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the folder Claude Code started in was removed; the hook's stdin names the project
+        cwd = os.curdir
     try:
         handler = hooks.deferred_handler(job or "") if name == "deferred" else EVENT_HOOKS[name][0]
         # a detached deferred job may take its time; a hook Claude Code waits for may not
