@@ -9,8 +9,11 @@ alternated round by round with the reference ``python -c pass`` so that load
 on the machine hits them alike. It prints the median wall and CPU time of each
 and its ratio to the reference measured in the same run (targets: the empty
 prompt hook <= 1.5x, delivering a restatement, session-start, --version and
---help <= 2x). It also times the detached jobs that read the transcript
-(auto-refresh and the pre-compact summary): the hooks never wait for them.
+--help <= 2x), and ``python -c "import json, signal"``: no hook that reads
+its stdin with the json module (which imports re) and keeps its time budget
+(SIGALRM) starts faster. It also times the detached jobs that read the
+transcript (auto-refresh and the pre-compact summary): the hooks never wait
+for them.
 
 Each command runs two ways, each against its own reference: ``python -m
 ctx_tui`` in the development venv (an editable install, as this bench first
@@ -136,8 +139,10 @@ def main() -> None:
         base = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(project)}
         ups = {**base, "hook_event_name": "UserPromptSubmit", "prompt": "next"}
 
-        cases: list[tuple[str, list[str], dict | None, Callable[[], object] | None, str]] = [
-            ("python -c pass (the reference)", [], None, None, ""),
+        # argv: ctx-tui's arguments, or Python code (a str) run by the same interpreter
+        cases: list[tuple[str, list[str] | str, dict | None, Callable[[], object] | None, str]] = [
+            ("python -c pass (the reference)", "pass", None, None, ""),
+            ("python -c 'import json, signal' (a floor)", "import json, signal", None, None, ""),
             ("--version", ["--version"], None, None, "2.0"),
             ("--help", ["--help"], None, None, "2.0"),
             ("hook user-prompt-submit, empty queue", ["hook", "user-prompt-submit"], ups, None, "1.5"),
@@ -151,8 +156,8 @@ def main() -> None:
         # an editable install), and as a user's install runs it (benchlib.installed_ctx_tui).
         python, script = benchlib.installed_ctx_tui(Path(tmp) / "venv")
         ways = {
-            "editable, python -m": lambda argv: [sys.executable, *(["-m", "ctx_tui", *argv] if argv else ["-c", "pass"])],
-            "installed, ctx-tui": lambda argv: [script, *argv] if argv else [python, "-c", "pass"],
+            "editable, python -m": lambda argv: [sys.executable, *(["-c", argv] if isinstance(argv, str) else ["-m", "ctx_tui", *argv])],
+            "installed, ctx-tui": lambda argv: [python, "-c", argv] if isinstance(argv, str) else [script, *argv],
         }
         for _label, argv, stdin, _prepare, _target in cases:  # untimed: writes the bytecode
             for way in ways.values():
