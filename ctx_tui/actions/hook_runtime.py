@@ -77,7 +77,8 @@ class time_budget:  # noqa: N801 (used as a function: ``with time_budget(seconds
             self.previous = signal.signal(signal.SIGALRM, _expired)
         except ValueError:  # not the main thread: no budget
             return
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        if self.previous is not None:  # None: a handler not set from Python, which could not be restored
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
 
     def __exit__(self, *exc_info: object) -> None:
         if self.previous is not None:
