@@ -55,8 +55,14 @@ def main() -> None:
     # 494 words naming things without their state: every rule reads every sentence (the worst case;
     # at 46 repeats, 598 words, the context is refused as too long before its sentences are read)
     vague_context = " ".join(["The refactor touches src/io.py and the reader module, which parse_rows() uses."] * 38)
+    blocked = make(task={"blockers": ["Legal (Herr Brandt) has to confirm the licence of 37 rows, asked 05-14",
+                                      "something weird with source maps"]},
+                   continuation_context=BASE["continuation_context"] + " Nothing can go to staging until SEC-318 "
+                   "is signed off; the runner calls poll(), waits on isRunning, saves.",
+                   suggested_first_action="Add a --report-unmapped flag to scripts/import_bmdv.py for legal")
     cases = {
         "typical handoff": (make(), None),
+        "4 blockers (2 in prose)": (blocked, None),
         "typical, 40 files stat'ed": (make(files_modified=files), project),
         "370-word context": (make(continuation_context=long_context), None),
         "494-word vague context": (make(continuation_context=vague_context), None),
