@@ -35,8 +35,8 @@ print(json.dumps({"code": code, "stdout": answer, "modules": sorted(sys.modules)
 #: for transcripts, the lock library, argparse and dataclasses (inspect).
 HEAVY = {"pydantic", "yaml", "orjson", "filelock", "argparse", "dataclasses", "textual", "rich", "tiktoken"}
 #: Nor, when nothing waits, the standard modules that made half of its start-up beyond Python's
-#: own: pathlib (urllib.parse, ipaddress, fnmatch), typing, contextlib.
-STDLIB_SKIPPED = {"pathlib", "urllib.parse", "ipaddress", "fnmatch", "typing", "contextlib"}
+#: own: pathlib (urllib.parse, ipaddress, fnmatch), typing, contextlib; nor datetime.
+STDLIB_SKIPPED = {"pathlib", "urllib.parse", "ipaddress", "fnmatch", "typing", "contextlib", "datetime"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
