@@ -98,7 +98,9 @@ _DECISION = re.compile(
 #: "I'll use X to explore ...": a tool used for an action, not a choice.
 _INSTRUMENTAL = re.compile(r"\buse\b.{0,80}?\bto (?:" + _NOT_A_CHOICE + r")\b", re.I)
 
-_NOT_SELF = re.compile(r"^(?:i(?:'ve| have)? never|never mind|i don'?t (?:know|think|see|understand|get|remember))\b", re.I)
+_NOT_SELF = re.compile(
+    r"^(?:i(?:'ve| have)? never|never mind|(?:i )?(?:don'?t|dont|do not) (?:know|think|see|understand|get|remember))\b", re.I
+)
 
 #: Words a sentence opens with that are not an imperative verb (for finding the ask of a prompt).
 _NOT_IMPERATIVE = frozenset(
@@ -138,18 +140,24 @@ _PROTECTED = re.compile(
 )
 #: "no new deps", "no helm charts from random repos pls", "nothing that phones home": a kind of change ruled out.
 _RULED_OUT = re.compile(
-    _CLAUSE + r"(?:no|zero) (?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
+    _CLAUSE + r"(?:no|zero) (?!(?:new|more) (?:errors?|warnings?|failures?|issues?|bugs?|crash\w*|alerts?|complaints?|problems?|"
+    r"regressions?|results?|messages?|output|news)\b)(?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
     r"hard[- ]?coded|touching|changing|editing|deleting|removing|pushing|force-pushing|adding|bumping|upgrading)\b|" + _CLAUSE + r"nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
     + _CLAUSE + r"no \w+(?: [\w-]+){0,5}? (?:please|pls|plz|ever|whatsoever|anywhere|at all)\b",
     re.I,
 )
 #: "stay on Python 3.9", "pinned to k8s 1.26", "min target stays iOS 15": a version held.
 _PINNED = re.compile(
-    r"\b(?:stay|stays|stick|sticks|pinned|locked|remain|remains|keep)\s+(?:(?:on|to|at|with)\s+(?:[\w.+-]+\s+){0,3}?v?\d+|"
-    r"(?:[\w.+-]+\s+){0,3}?v?\d+(?:[.-]\d+)+)\b|\b\w+==\d",
+    r"\b(?:stay|stays|stick|sticks|pinned|locked|remain|remains|keep)\s+(?:(?:on|to|with)\s+(?:[\w.+-]+\s+){0,3}?v?\d+|"
+    r"(?:[\w.+-]+\s+){0,3}?v?\d+(?:[.-]\d+)+)(?![\w.%])|\b\w+==\d",
     re.I,
 )
-_AMOUNT = r"(?:(?<![\w.])\d[\d,.]*\s*(?:%|[a-zµ]+\b)?|a (?:second|minute|hour|day|week|megabyte|gigabyte|gig))"
+_AMOUNT = (
+    r"(?:(?<![\w.])\d[\d,.]*\s*(?:%|(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kmgt]i?b|[kmgt]i|[kmgt]ibs?|gigs?|megs?|"
+    r"fps|rps|qps|x|cores?|vcpus?|gpus?|nodes?|replicas|pods?|requests?|rows|items|connections|lines|loc|chars|characters|tokens|"
+    r"credits|words)\b|\s*\w+ per (?:second|minute|hour|day|week|month|request|run|call))|"
+    r"a (?:second|minute|hour|day|week|megabyte|gigabyte|gig))"
+)
 #: A limit: a limit word with an amount ("budget is 50ms", "512Mi maximum"), or a bound with an
 #: amount held by a binding verb ("keep the pool under 1GB", "can't drop below 99.5%").
 _LIMIT = re.compile(
@@ -166,21 +174,23 @@ _CANNOT_CHANGE = re.compile(
     r"rename|upgrade|bump|downgrade|exceed|grow|go (?:over|above|below|past))\w*\b",
     re.I,
 )
-#: "…, tableau breaks otherwise": a warning of what follows a broken rule.
-_OTHERWISE = re.compile(r"\b(?:otherwise|or else)\s*[.!]*$", re.I)
+#: "…, tableau breaks otherwise": a warning of what follows a broken rule; "…, period": a rule said with emphasis.
+_OTHERWISE = re.compile(r"\b(?:otherwise|or else)\s*[.!]*$|,\s*(?:period|full stop|end of story|no ifs\b.*)\s*[.!]*$", re.I)
 
 #: Tastes stated about oneself: "I like X", "big fan of", "I'd much rather", "easier for me", "I don't need the essays"
 #: (not "I like your plan": an approval of the agent's proposal, not a taste).
 _TASTE = re.compile(
     r"\bi (?:really |just |kind of |kinda |honestly |also |generally |usually )?(?:like|love|hate|dislike|enjoy)\s+"
-    r"(?!(?:how|that|this|what|when|it|you|your|to|using)\b)\w|"
+    r"(?!(?:how|that|this|what|when|it|you|your|to|using|the new|these new|those new)\b)\w|"
     r"\bi (?:really |just |kind of |kinda |honestly |also )?(?:like|love|hate|prefer) it (?:\w+ )?(?:more|better|less)\b|"
     r"\b(?:i'?m|i am) (?:a |not a )?(?:big |huge |real )?fan of\b|\bi(?:'?d| would) (?:much |really |definitely |honestly |far )?rather\b|"
-    r"\b(?:easier|nicer|better|clearer|simpler|faster|less painful|more readable) for me\b|\bfor me (?:it )?(?:is|'s) (?:\w+ )?better\b|"
-    r"\bi (?:just |also )?find (?:it|them|that|\w+) (?:\w+ )?(?:nicer|easier|better|cleaner|clearer|more readable|less \w+)\b|"
+    r"\b(?:easier|nicer|better|clearer|simpler|faster|less painful|more readable)\b.{0,30}?\bfor me\b|"
+    r"\bfor me\b.{0,60}?\b(?:easier|nicer|better|clearer|simpler|more readable)\b|"
+    r"\bi (?:just |also |really )?find (?:\S+ ){1,4}?(?:much |way |a lot |far )?(?:nicer|easier|better|cleaner|clearer|more readable|"
+    r"less \w+)\b|"
     r"\b(?:makes?|would make|'d make) me happy\b|"
     r"\bmy preference\b|\bi (?:can'?t|cannot) stand\b|"
-    r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)",
+    r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)(?!.*\b(?:anymore|any more|any longer)\b)",
     re.I,
 )
 #: "when you paste yaml, give me the whole manifest": a habit asked for whenever something recurs.
@@ -206,18 +216,20 @@ _BARE_CHOICE = re.compile(r"^([a-z][\w.+#-]*) (?:over|not) [a-z][\w.+#-]*\b", re
 _OVER_VERBS = frozenset("go hand switch move take think look read run fall roll carry turn pass start get come hang check game".split())
 
 #: A concession that settles a discussion ("fine, …", "ok, …").
-_ASSENT = r"(?:ok(?:ay)?|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)"
+_ASSENT = r"(?:ok(?:ay)?|fine|alright|all right|sure|yes|yeah|yep|agreed|deal|sounds good)"
 #: A linking word a concession may follow ("also ok, …", "and fine, …").
 _LINKED = r"(?:(?:also|and|so|but|then|please|pls)\b[\s,]*)?"
 #: "ok option 2", "ok docusaurus, not mkdocs", "fine, ship it behind the flag": a choice made by conceding.
 _CONCEDED = re.compile(
-    r"^" + _LINKED + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:option|variant|approach|plan) #?\w+\b|[\w.+#-]+(?: [\w.+#-]+){0,3},? not [\w.+#-]+)|"
+    r"^" + _LINKED + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:option|variant|approach|plan) #?\w+\b|(?:(?!(?:is|was|are|were|be|been|has|have|had|does|did|it|that|this)\b)"
+    r"[\w.+#-]+ ?){1,4},? not [\w.+#-]+)|"
     r"^" + _LINKED + r"(?:fine|alright|all right)\b[\s,.!:—–-]+(?:just )?(?:use|go|ship|keep|do|take|stick|switch|drop|skip|pick|choose|store|put|make)\b",
     re.I,
 )
 #: "ECS it is", "X then." — a choice closing the talk; "we're not moving to Y", "X stays" with a concession.
 _SETTLED = re.compile(
-    r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is\s*(?:[.!,;—–-]|$)|"
+    r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is"
+    r"(?: for (?:the |our )?[\w-]+(?: [\w-]+)?)?\s*(?:[.!,;—–-]|$)|"
     r"^[\w.+#-]+(?: [\w.+#-]+){0,2} then\s*(?:[.!,;]|$)|"
     r"\b(?:we'?re not|we are not|we aren'?t)\s+(?:moving|switching|migrating|going) (?:to|back to)\b|"
     r"\b(?:we'?re|we are) (?:switching|migrating) to\b|\bis the way to go\b|^[\w.+#-]+(?: [\w.+#-]+){0,3} wins\s*[.!]*$",
@@ -236,16 +248,19 @@ _MY_CHOICE = re.compile(
     r"\b(?:i'?m|we'?re|i am|we are) using\b.{0,100}?\b(?:instead of|rather than)\b|"
     r"\b(?:we|i)(?: won'?t| will not|'re not going to| are not going to| am not going to|'m not going to) "
     r"(?:use|go with|adopt|switch to|add|pull in)\b|"
-    r"\b(?:i|we) (?:went with|picked(?! up\b)|chose|selected|opted for)\b|\b(?:i|we)(?:'ve| have) (?:chosen|picked|selected|gone with)\b|"
+    r"\b(?:i|we) (?:went with|opted for)\b|\b(?:i|we) (?:picked|chose|selected)\b(?! up\b)"
+    r"(?=.*\b(?:instead of|rather than|over|since|because|as it|so that|which)\b)|\b(?:i|we)(?:'ve| have) (?:chosen|picked|selected|gone with)\b|"
     r"^decided to\b",
     re.I,
 )
 #: Something that happened ("back in 2019", "yesterday", "in hindsight"): history, not this session's decision or rule.
 _PAST = re.compile(
     r"\b(?:ago|yesterday|last (?:year|month|week|quarter|sprint|time|night)|back in|back then|in (?:19|20)\d\d|in hindsight|at the time|"
-    r"originally|used to)\b",
+    r"originally|used to|previously)\b",
     re.I,
 )
+#: A choice made on an earlier piece of work ("we went with zephyr on the last product").
+_EARLIER = re.compile(r"\b(?:on|in|for|at|with) the (?:last|previous) (?!(?:step|one|part|stage|phase)\b)\w+", re.I)
 #: A choice imagined, not made ("if we went with X, …", "we could use Redis", "one option would be").
 _HYPOTHETICAL = re.compile(
     r"^(?:if|what if|suppose|supposing|assuming|in case|were we to)\b|\b(?:we|i|you) (?:could|might|would) (?:just )?"
@@ -267,7 +282,7 @@ _FOREIGN_RULE = re.compile(
     r"\b(?:no (?:toques|modifiques|cambies|uses|subas|borres|edites|actualices|agregues|añadas|elimines|hagas)|no se puede|"
     r"hay que|tienes que|prohibido|não (?:mexa|toque|altere|mude|use|faça|apague|adicione|pode\w*|deve\w*)|"
     r"ne (?:touche|modifie|change|supprime|pousse|mets|ajoute|utilise)\w* (?:pas|jamais)|n'(?:ajoute|utilise|efface)\w* (?:pas|jamais)|"
-    r"il ne faut pas|il faut|interdit|bitte kein\w*|keine? \w+änderung\w*|nichts geändert|darf (?:nicht|kein\w*)|dürfen nicht|"
+    r"il ne faut pas|il faut|interdit|bitte (?:kein\w*|nichts)|keine? \w+änderung\w*|nichts (?:\S+ ){0,4}?(?:geändert|ändern)|darf (?:nicht|kein\w*)|dürfen nicht|"
     r"muss|müssen|finger weg|non (?:toccare|modificare|cambiare|usare|aggiungere|cancellare)|non si può|vietato|"
     r"niet (?:aanraken|wijzigen|aanpassen)|verboden|не (?:трогай|меняй|изменяй|удаляй|используй|добавляй)|нельзя|должн\w*)\b|"
     r"^keine?\b|不要|别|不能|不可以|禁止|必须|务必|不许|不准|一定要|千万|ないで|必ず|てはいけない|てはならない|なければならない|しないこと|"
@@ -328,7 +343,9 @@ def classify(sentence: str, role: str) -> ItemType | None:
     if not may_state(s):
         return None
     if role != "user":
-        settled = _choice(s, s) and not (_INSTRUMENTAL.search(s) or _PAST.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(s))
+        settled = _choice(s, s) and not (
+            _INSTRUMENTAL.search(s) or _PAST.search(s) or _EARLIER.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(s)
+        )
         return ItemType.DECISION if settled else None
     body = _PREFIX.sub("", s)
     if _NOT_SELF.match(s) or _NOT_SELF.match(body):
@@ -336,7 +353,8 @@ def classify(sentence: str, role: str) -> ItemType | None:
     if _LEAD_RULE.match(s):
         return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
     if not _IMPERATIVE.match(body) and _choice(s, body):
-        return None if _PAST.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(body) else ItemType.DECISION
+        made = not (_PAST.search(s) or _EARLIER.search(s) or _DEFERRED.search(s) or _HYPOTHETICAL.search(body))
+        return ItemType.DECISION if made else None
     if _PREFERENCE.search(body) or _tasted(s, body):
         return ItemType.USER_PREFERENCE
     if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)) or _ruled(s):
