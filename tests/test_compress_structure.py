@@ -157,3 +157,13 @@ def test_rendered_text_drops_terminal_escapes() -> None:
     entries = [_entry(0, Kind.TOOL_RESULT, "\x1b[31mFAILED\x1b[0m test_x\x07\r\ndone", tool_use_id="t")]
     text = render_entries(entries)
     assert "\x1b" not in text and "\x07" not in text and "FAILED test_x\ndone" in text
+
+
+def test_an_item_of_several_sentences_kept_whole_is_kept() -> None:
+    """The output is cut into sentences, so an item of three is held by three units in a row, not one."""
+    item = TrackedItem(id="g", type="goal", content=(
+        "Spawn agents to write poems about curry. Each agent should search the web first. "
+        "Run them in the background while you write a sushi poem."))
+    facts = extract_facts("", [item])
+    assert measure_retention(facts, f"Tracked items:\n- [goal] {item.content}\n\nNothing else here.").rate == 1.0
+    assert measure_retention(facts, "- [goal] Spawn agents to write poems about curry.").rate == 0.0

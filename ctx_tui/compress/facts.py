@@ -410,14 +410,23 @@ class FactMatcher:
             for term in unit_terms:
                 self._term_units.setdefault(term, []).append(i)
 
-    def _terms_in_one_unit(self, wanted: set[str]) -> bool:
-        """≥ ``TERM_MATCH`` of ``wanted`` stand together in one sentence or block."""
+    def _terms_in_one_unit(self, wanted: set[str], span: int = 1) -> bool:
+        """≥ ``TERM_MATCH`` of ``wanted`` stand together in one sentence or block, or in ``span`` in a row.
+
+        An item of several sentences kept whole is cut into its sentences like
+        any output: ``span`` (its sentence count) units in a row may hold it.
+        """
         need = TERM_MATCH * len(wanted)
         counts: dict[int, int] = {}
         for term in wanted:
             for i in self._term_units.get(term, ()):
                 counts[i] = counts.get(i, 0) + 1
-        return any(n >= need for n in counts.values())
+        if any(n >= need for n in counts.values()):
+            return True
+        if span < 2:
+            return False
+        starts = {s for i in counts for s in range(max(0, i - span + 1), i + 1)}
+        return any(len(wanted.intersection(set().union(*self._unit_terms[s : s + span]))) >= need for s in starts)
 
     def where(self, fact: Fact) -> str:
         """``"sentence"`` (kept in a sentence or block), ``"named"`` (only in a list of names) or ``"lost"``."""
@@ -425,7 +434,8 @@ class FactMatcher:
             wanted = key_terms(fact.value)
             if not wanted:
                 return "sentence" if " ".join(fact.value.split()) in self._prose_spaced else "lost"
-            return "sentence" if self._terms_in_one_unit(wanted) else "lost"
+            span = len(sentences(fact.value)) if fact.kind == "item" else 1
+            return "sentence" if self._terms_in_one_unit(wanted, span) else "lost"
         if fact.kind == "command":
             if fact.value in self._prose_spaced:
                 return "sentence"
