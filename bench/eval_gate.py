@@ -6,7 +6,8 @@ The set is ``tests/data/handoff_gate/`` (see ``tests/gate_eval.py``): rules are
 tuned on the web, infra, ml and docs domains and reported on data, mobile,
 cli and embedded; security, backend and desktop ("fresh") came after the rules,
 and robotics, fintech, gamedev, bioinfo, devtools and govdata ("blind2") were
-written blind, by someone who never saw the gate. Targets: >= 95% of vague handoffs refused, <= 5% of good
+written blind, by someone who never saw the gate, and so were the 48 files in
+``blind3/`` (healthcare, logistics, edtech, ecommerce, security, audio). Targets: >= 95% of vague handoffs refused, <= 5% of good
 ones refused. ``tests/test_handoff_gate_eval.py`` pins the floor.
 """
 

@@ -6,8 +6,10 @@ kind of good handoff it twins) and ``# domain: ...``. The split is fixed by
 domain: the rules were tuned on ``TUNE_DOMAINS`` and are reported on the
 others (``REPORT_DOMAINS``), which were written before tuning and not looked
 at while tuning; ``FRESH_DOMAINS`` were written after the rules were done;
-``BLIND2_DOMAINS`` were written blind, by someone who never saw the gate. Shared
-by ``bench/eval_gate.py`` and the test that pins the floor.
+``BLIND2_DOMAINS`` were written blind, by someone who never saw the gate. The
+``blind3/`` folder is a second blind set, kept as its author wrote it (its
+``security`` domain is not the fresh split's), so its split is its folder.
+Shared by ``bench/eval_gate.py`` and the test that pins the floor.
 """
 
 from __future__ import annotations
@@ -29,8 +31,12 @@ FRESH_DOMAINS = frozenset({"security", "backend", "desktop"})
 #: Written blind (the author never saw the gate), 30 good and 30 vague. First run, on 2670a65:
 #: 28/30 vague refused (93.3%), 2/30 good refused (6.7%); then seen while fixing those four.
 BLIND2_DOMAINS = frozenset({"robotics", "fintech", "gamedev", "bioinfo", "devtools", "govdata"})
+#: A second blind set (``blind3/``; healthcare, logistics, edtech, ecommerce, security, audio), 24 good and
+#: 24 vague, files unchanged. First run, on 2670a65: 19/24 vague refused (79.2%), 2/24 good refused (8.3%);
+#: on b432a21 (after the blind2 fixes): 19/24 vague (79.2%), 0/24 good. Then seen while fixing the five.
+BLIND3_DIR = "blind3"
 #: The splits in the order they are reported.
-SPLITS = ("tune", "report", "fresh", "blind2")
+SPLITS = ("tune", "report", "fresh", "blind2", "blind3")
 _SPLIT_OF = {domain: split for split, domains in (("tune", TUNE_DOMAINS), ("report", REPORT_DOMAINS),
                                                    ("fresh", FRESH_DOMAINS), ("blind2", BLIND2_DOMAINS))
              for domain in domains}
@@ -43,11 +49,8 @@ class Case:
     label: str  # "good" or "vague"
     cls: str
     domain: str
+    split: str
     data: dict[str, Any]
-
-    @property
-    def split(self) -> str:
-        return _SPLIT_OF[self.domain]
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,12 @@ class Verdict:
 
 def load_cases(folder: Path = SET_DIR) -> list[Case]:
     cases = []
-    for path in sorted(folder.glob("*.yaml")):
+    for path in [*sorted(folder.glob("*.yaml")), *sorted((folder / BLIND3_DIR).glob("*.yaml"))]:
         text = path.read_text(encoding="utf-8")
         tags = dict(_LABEL.findall(text))
-        cases.append(Case(path.stem, tags["label"], tags["class"], tags["domain"], parse_handoff(text, path.name)))
+        split = BLIND3_DIR if path.parent.name == BLIND3_DIR else _SPLIT_OF[tags["domain"]]
+        cases.append(Case(path.stem, tags["label"], tags["class"], tags["domain"], split,
+                          parse_handoff(text, path.name)))
     return cases
 
 
