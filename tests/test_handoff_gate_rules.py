@@ -8,6 +8,7 @@ import pytest
 
 from ctx_tui.handoff.gate import check_handoff, passes
 from ctx_tui.handoff.gate.blocker_rules import blockers_of
+from ctx_tui.handoff.gate.concrete import anchors
 from ctx_tui.handoff.gate.draft_view import DraftView
 from ctx_tui.handoff.gate.task_rules import plausible_range
 from test_handoff_gate import make
@@ -227,3 +228,24 @@ def test_a_context_that_restates_the_task_is_refused() -> None:
 def test_terse_state_with_evidence_passes(text: str) -> None:
     assert not errors(make(continuation_context=text)) & {"context.no_state", "context.restates_task",
                                                            "context.not_concrete"}
+
+
+# -- what names a thing ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["then make sure everything passes", "go through the rest of it",
+                                  "make the tests pass", "go ahead with the plan", "it should make sense"])
+def test_a_command_word_used_as_an_english_verb_names_nothing(text: str) -> None:
+    assert not anchors(text)
+
+
+@pytest.mark.parametrize("text, thing", [("run make test first", "make test"), ("go test ./server", "go test"),
+                                         ("make deploy env=staging", "make deploy"), ("then git rebase main", "git rebase")])
+def test_a_command_word_with_its_argument_names_the_command(text: str, thing: str) -> None:
+    assert thing in anchors(text)
+
+
+def test_filler_held_up_by_make_sure_is_refused() -> None:
+    text = ("Cleaned up the importer in etl/load.py and it looks a lot better now. Next just continue the work on the "
+            "exporter and fix remaining issues, then make sure everything passes.")
+    assert not passes(check_handoff(make(continuation_context=text)))

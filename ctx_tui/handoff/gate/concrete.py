@@ -12,7 +12,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from ctx_tui.handoff.gate.text import TOKEN, trim
+from ctx_tui.handoff.gate.text import STOPWORDS, TOKEN, trim
+from ctx_tui.handoff.gate.vocabulary import COMMAND_IDIOMS
 
 _EXTENSIONS = (
     "py|pyi|js|jsx|ts|tsx|mjs|cjs|md|rst|txt|yaml|yml|json|jsonl|toml|ini|cfg|conf|lock|"
@@ -46,6 +47,9 @@ COMMANDS = frozenset(
     curl wget ssh scp rsync sbatch srun gsutil aws gcloud az fastlane xcodebuild flutter west idf.py
     promtool vale lychee mkdocs sphinx-build tsc eslint prettier black bash sh""".split()
 )
+#: After a command word these make it an English verb, not a command and its argument: "make sure",
+#: "go through", "make the tests pass" (a command's argument is a target, a subcommand, a flag or a path).
+_NOT_ARGUMENTS = STOPWORDS | COMMAND_IDIOMS
 #: Before a number these words do not name a numbered thing ("to 40", "the last 3", "for 30 min").
 _NOT_ID_HEAD = frozenset(
     """a an the to of in at by for from with than about around over under after before and or but top first
@@ -115,7 +119,7 @@ def anchor_tokens(text: str) -> list[tuple[int, str]]:
                 found.append((match.start(), tok.thing))
             continue
         nxt = tokens[index + 1].word
-        if tok.command and nxt and (nxt[0].isalnum() or nxt[0] in "-./"):
+        if tok.command and nxt and (nxt[0].isalnum() or nxt[0] in "-./") and nxt.lower() not in _NOT_ARGUMENTS:
             found.append((match.start(), f"{tok.word.lower()} {nxt.lower()}"))
         elif tok.thing:
             found.append((match.start(), tok.thing))

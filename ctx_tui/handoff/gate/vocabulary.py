@@ -50,6 +50,10 @@ DAY_NAME = re.compile(
     re.IGNORECASE,
 )
 
+#: Words that follow a command word's English sense ("make sure", "go ahead", "make sense"), besides the
+#: function words: after one, ``make`` or ``go`` is a verb, not the command.
+COMMAND_IDIOMS = frozenset({"sure", "certain", "ahead", "sense", "progress"})
+
 # -- first actions ------------------------------------------------------------------------------
 
 #: Verbs that do not name a step: "continue", "finish", "keep going" say nothing about what.
