@@ -10,8 +10,8 @@ from gate_eval import SPLITS, figures, judge, load_cases, report
 MIN_VAGUE_REFUSED = 0.95
 MAX_GOOD_REFUSED = 0.05
 #: blind3, the second blind set, is pinned where it stands until it meets the targets: first 19/24 vague
-#: refused and 0/24 good refused on b432a21 (2/24 good refused on 2670a65); 21/24 now.
-BLIND3_MIN_VAGUE_REFUSED = 21 / 24
+#: refused and 0/24 good refused on b432a21 (2/24 good refused on 2670a65); 22/24 now.
+BLIND3_MIN_VAGUE_REFUSED = 22 / 24
 BLIND3_MAX_GOOD_REFUSED = 0.0
 
 

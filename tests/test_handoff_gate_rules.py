@@ -11,6 +11,7 @@ from ctx_tui.handoff.gate.blocker_rules import blockers_of
 from ctx_tui.handoff.gate.concrete import anchors
 from ctx_tui.handoff.gate.draft_view import DraftView
 from ctx_tui.handoff.gate.task_rules import plausible_range
+from ctx_tui.handoff.gate.text import stem
 from test_handoff_gate import make
 
 
@@ -249,3 +250,15 @@ def test_filler_held_up_by_make_sure_is_refused() -> None:
     text = ("Cleaned up the importer in etl/load.py and it looks a lot better now. Next just continue the work on the "
             "exporter and fix remaining issues, then make sure everything passes.")
     assert not passes(check_handoff(make(continuation_context=text)))
+
+
+@pytest.mark.parametrize("forms", [("isolate", "isolated", "isolates", "isolating"), ("enable", "enabled", "enables"),
+                                   ("release", "released", "releasing"), ("cache", "caches", "cached")])
+def test_a_verb_ending_in_e_has_one_stem(forms: tuple[str, ...]) -> None:
+    assert len({stem(word) for word in forms}) == 1
+
+
+def test_an_action_doing_what_a_blocker_forbids_is_refused_in_another_form_of_the_verb() -> None:
+    data = make(task={"blockers": ["Deprecating the old endpoints is blocked until the mobile team ships 4.12"]},
+                suggested_first_action="Run scripts/deprecate_old_api.py --apply on prod")
+    assert "action.blocked" in errors(data)

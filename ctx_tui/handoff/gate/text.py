@@ -63,13 +63,14 @@ def sentences(text: str) -> list[str]:
 
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A crude English stem, enough to match "backfills" with "backfill" and "publishing" with "publish"."""
+    """A crude English stem, enough to match "backfills" with "backfill" and "publishing" with "publish"; a
+    final e goes too, as it does before -ed, -es and -ing ("isolate", "isolated" and "isolating": "isolat")."""
     word = word.lower()
     for suffix in ("ments", "ment", "ings", "ing", "ies", "es", "ed", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
             return base + "y" if suffix == "ies" else base
-    return word
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
