@@ -5,14 +5,10 @@ from __future__ import annotations
 from gate_eval import SPLITS, figures, judge, load_cases, report
 
 #: Issue 14's targets: at least this share of vague handoffs refused, at most this share of good ones.
-#: Every split but blind3 measures 100% / 0% today (bench/eval_gate.py); blind2 first ran at 93.3% / 6.7%
-#: (2670a65).
+#: Every split meets them (bench/eval_gate.py): blind2 first ran at 93.3% / 6.7% (2670a65), blind3 at
+#: 79.2% / 0% (b432a21); blind3 measures 95.8% / 0% now, the others 100% / 0%.
 MIN_VAGUE_REFUSED = 0.95
 MAX_GOOD_REFUSED = 0.05
-#: blind3, the second blind set, is pinned where it stands until it meets the targets: first 19/24 vague
-#: refused and 0/24 good refused on b432a21 (2/24 good refused on 2670a65); 22/24 now.
-BLIND3_MIN_VAGUE_REFUSED = 22 / 24
-BLIND3_MAX_GOOD_REFUSED = 0.0
 
 
 def test_the_set_is_big_and_varied() -> None:
@@ -33,6 +29,5 @@ def test_gate_meets_the_targets_on_every_split() -> None:
     text = report(verdicts)
     for split in SPLITS:
         part = figures([v for v in verdicts if v.case.split == split])
-        blind3 = split == "blind3"
-        assert part.vague_refused_share >= (BLIND3_MIN_VAGUE_REFUSED if blind3 else MIN_VAGUE_REFUSED), text
-        assert part.good_refused_share <= (BLIND3_MAX_GOOD_REFUSED if blind3 else MAX_GOOD_REFUSED), text
+        assert part.vague_refused_share >= MIN_VAGUE_REFUSED, text
+        assert part.good_refused_share <= MAX_GOOD_REFUSED, text

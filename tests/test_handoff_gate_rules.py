@@ -262,3 +262,16 @@ def test_an_action_doing_what_a_blocker_forbids_is_refused_in_another_form_of_th
     data = make(task={"blockers": ["Deprecating the old endpoints is blocked until the mobile team ships 4.12"]},
                 suggested_first_action="Run scripts/deprecate_old_api.py --apply on prod")
     assert "action.blocked" in errors(data)
+
+
+@pytest.mark.parametrize("text", ['Changed web/src/Settings.tsx (the "Theme" dropdown) and web/src/theme.ts. '
+                                  'Related: ThemeProvider, docs/theming.md.',
+                                  "Touched app/forms.py (the 'Save' button) and app/views.py."])
+def test_a_one_word_quote_is_a_name_not_a_message(text: str) -> None:
+    assert "context.no_state" in errors(make(continuation_context=text))
+
+
+@pytest.mark.parametrize("text", ['sync/client.py: login fails with "connection refused" on the staging host.',
+                                  "worker/jobs.py logs 'queue full, dropping' under load."])
+def test_a_quoted_message_is_evidence(text: str) -> None:
+    assert "context.no_state" not in errors(make(continuation_context=text))

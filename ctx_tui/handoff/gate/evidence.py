@@ -29,8 +29,9 @@ _RESULT = (
 #: faster than one alternation with look-behinds). Kinds written in lower case run on the
 #: lower-cased text (three times faster than IGNORECASE); the others need the case.
 _CASED_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # a quoted message
-    ("quote", re.compile(r"\"[^\"\n]{2,120}\"|“[^”\n]{2,120}”|(?<![\w'])'[^'\n]{2,120}'(?![\w'])")),
+    # a quoted message: two words at least (a one-word quote names a thing: the "OS" box, the 'Save' button)
+    ("quote", re.compile(r"\"[^\"\n ]{0,119} [^\"\n]{1,119}\"|“[^”\n ]{0,119} [^”\n]{1,119}”"
+                         r"|(?<![\w'])'[^'\n ]{0,119} [^'\n]{1,119}'(?![\w'])")),
     # a test by name (a test *file* alone is a name, not a result)
     ("test", re.compile(r"\btest_\w+(?![\w.]*\.\w{1,5}\b)|\b\w+_test\b(?!\.)|\bTest[A-Z]\w*|\w\.\w{1,5}::\w+")),
     # an error by name, code or constant; an exit / HTTP status; a failure by its kind
