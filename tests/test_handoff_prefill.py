@@ -207,6 +207,15 @@ def _prefill(name: str, tmp_path: Path, config: Config | None = None) -> dict[st
     return prefill_from_session(session, tmp_path, config or Config()).draft
 
 
+def test_the_assigned_task_is_the_session_goal_and_the_task_in_hand() -> None:
+    log = Log()
+    log.user("Fix the login redirect")
+    log._add(Kind.ASSISTANT, text="Done: the redirect keeps the next= parameter now.")
+    assert _draft(log)["task_state"]["assigned_task"] == "Fix the login redirect"
+    log.user("Add rate limiting to the public API")
+    assert _draft(log)["task_state"]["assigned_task"] == "Fix the login redirect — now: Add rate limiting to the public API"
+
+
 def test_real_claude_compacted_session(tmp_path: Path) -> None:
     config = validate_config({"handoff": {"contracts": ["src/**/session-store.ts"]}})
     draft = _prefill(CLAUDE_COMPACTED, tmp_path, config)

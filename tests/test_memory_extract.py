@@ -249,6 +249,47 @@ def test_goal_skips_probes_and_noise_and_follows_a_redirect() -> None:
     assert goals == [("Build the nightly export job for the billing data.", 3), ("migrate the export to the new warehouse first.", 4)]
 
 
+def test_the_session_goal_and_the_task_in_hand() -> None:
+    entries = [
+        _e(0, Kind.USER, "why does brew say it is up to date"),
+        _e(1, Kind.USER, "fix the brew and npm confusion, I only want one install", 2),
+        _e(2, Kind.ASSISTANT, "Done. Only the Homebrew install is left.", 2),
+        _e(3, Kind.USER, "verify", 3),
+        _e(4, Kind.USER, "yes, go ahead and clean the download cache", 4),
+        _e(5, Kind.USER, "tell me more about the brew cask lag", 5),
+        _e(6, Kind.USER, "install the WARP Zero Trust client", 6),
+        _e(7, Kind.USER, "Never expose port 22 to the internet.", 7),
+        _e(8, Kind.USER, "can you set up a tunnel to the home server too?", 8),
+        _e(9, Kind.ASSISTANT, "Two ways: 1. a Cloudflare tunnel 2. Tailscale. Which approach do you prefer?", 8),
+        _e(10, Kind.USER, "can we use Tailscale with key-only auth", 9),
+    ]
+    found = extract_items(entries)
+    goals = [(x.item.content, x.item.entered_round, x.item.referenced_rounds) for x in found if x.item.type is ItemType.GOAL]
+    # the first task is the session's goal; each later one (no reply, rule or question) the task in hand,
+    # one item whose wording follows the latest task, each new task a reference
+    assert goals == [
+        ("fix the brew and npm confusion, I only want one install", 2, []),
+        ("can you set up a tunnel to the home server too?", 6, [8]),
+    ]
+    decisions = [x.item.content for x in found if x.item.type is ItemType.DECISION]
+    assert decisions == ["can we use Tailscale with key-only auth"]  # the way picked, not a new task
+
+
+def test_a_reply_to_the_plan_changes_it() -> None:
+    plan = "## Plan\n\n**Approach:** a SessionStart hook captures the transcript path"
+    entries = [
+        _e(0, Kind.USER, "Plan a plugin that publishes the session transcript."),
+        _e(1, Kind.TOOL_CALL, "ExitPlanMode {}", tool_name="ExitPlanMode", tool_input={"plan": plan}),
+        _e(2, Kind.USER, "- name the command /share:publish\n- use `gh` to authenticate", 2),
+    ]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)] == [
+        (ItemType.GOAL, "Plan a plugin that publishes the session transcript."),
+        (ItemType.DECISION, "a SessionStart hook captures the transcript path"),
+        (ItemType.DECISION, "name the command /share:publish"),
+        (ItemType.DECISION, "use `gh` to authenticate"),
+    ]
+
+
 def test_progress_from_plan_tools_follows_the_latest_plan() -> None:
     def todo(seq: int, statuses: list[str], rnd: int = 1) -> Entry:
         todos = [{"content": f"step {i}", "status": st} for i, st in enumerate(statuses, 1)]

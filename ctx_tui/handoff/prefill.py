@@ -12,7 +12,8 @@ What is filled, and from where:
   ``update_plan``): completed and remaining steps, and the share done as
   ``completion_pct`` (without a plan it is left for the author); the first
   goal of session memory, else the goal extraction finds (the first real user
-  request, :func:`~ctx_tui.memory.extract.goal_of`) as ``assigned_task``;
+  request, :func:`~ctx_tui.memory.extract.extract_items`), followed by ``— now:``
+  and the task in hand when the user set another task since, as ``assigned_task``;
   progress notes of session memory join the completed list.
 - ``decisions_made`` — decisions of session memory, then the decisions the
   extraction finds in the transcript (:func:`~ctx_tui.memory.extract.extract_items`),
@@ -149,7 +150,9 @@ def prefill_handoff(
 
     task: dict[str, Any] = draft["task_state"]
     extracted = extract_items(entries)
-    goal = next((e.item.content for e in extracted if e.item.type is ItemType.GOAL), None)
+    # the session's goal, and the task in hand when the user has moved on to another one since
+    goals = [e.item.content for e in extracted if e.item.type is ItemType.GOAL]
+    goal = f"{goals[0]} — now: {goals[-1]}" if len(goals) > 1 else goals[0] if goals else None
     decisions: list[dict[str, Any]] = []
     progress: list[str] = []
     if sid:

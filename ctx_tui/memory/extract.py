@@ -8,13 +8,18 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
 * **Goal** — the actual ask of the first substantive user prompt (three
   words or more): file-mention and IDE preambles, slash commands and
   thinking keywords ("ultrathink") are dropped, context sentences before the
-  first sentence that asks are skipped. A later prompt that redirects
-  ("actually, …", "change of plan: …") adds the new goal.
+  first sentence that asks are skipped; a prompt that only asks for
+  information sets no task. A new task the user sets later (an ask first, no
+  reply, rule or request for information, little in common with an earlier
+  task's ask) updates a second goal item, the task in hand; a reply to the
+  agent's "which way?" or to its plan is a decision instead. A prompt that
+  redirects ("actually, …", "change of plan: …") sets the new task.
 * **Constraints** (user) — a rule: an imperative opening (``never``,
   ``always``, ``don't``, ``make sure``, ``keep in mind``…, also after
   ``Also:``, ``Note:``, ``Important:``), a binding modal anywhere (``must``,
   ``should``, ``need to``, ``is not allowed``, ``not acceptable``,
-  ``important not to``…).
+  ``important not to``…); a request for work now ("please provide the
+  commands required to …", "we need to fix …") is none.
 * **Preferences** (user) — ``I prefer``, ``I'd rather``, ``X instead of Y``
   with a choice verb, ``please use``, ``for better readability``…
 * **Decisions** (user and assistant) — ``let's/we'll/I'll use X``,
@@ -23,7 +28,7 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
   headings, and the items of a "Technical Decisions" list; an approval
   ("yes, go with option 2") becomes the option it names from the assistant's
   previous message, an answer to the agent's ``AskUserQuestion`` the option
-  picked, and ``ExitPlanMode``'s plan is read like assistant text. A
+  picked (not an answer giving a fact), and ``ExitPlanMode``'s plan is read like assistant text. A
   ``because``/``since``/``so that`` clause is the rationale, file paths the
   affected files.
 * **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: in
@@ -32,8 +37,8 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
   standing rule of the user's.
 
 Never a source: tool results (but the user's answers), thinking, system text (but memory notes),
-compaction summaries, sub-agent traffic, questions, code blocks, quoted and
-tagged blocks, pasted command output, fixture/redaction placeholders.
+compaction summaries, sub-agent traffic, questions (also without their mark), code blocks, quoted and
+tagged blocks, pasted command output and agent UI, fixture/redaction placeholders.
 
 Near-duplicates (same type, nearly the same words) merge into one item: the
 later wording wins, the item keeps its first id and round and gains the later
@@ -128,6 +133,17 @@ _INFO_QUESTION = re.compile(
     r"(?:i'?m |i am )?not sure (?:if|whether)|i wonder|wondering (?:if|whether))",
     re.I,
 )
+#: Openings the closed-class imperative test takes for a verb: a determiner, a contraction typed without its
+#: apostrophe ("all three, privacy and remote access", "Im sure you can …").
+_NOT_A_VERB = re.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
+#: Information asked for in the imperative ("tell me more about X", "show me the JSON"): no new task.
+_INFO_REQUEST = re.compile(r"^(?:please\s+)?(?:(?:tell|show|give) me\b|explain|describe)\b", re.I)
+#: Work asked for as a question ("can you …", "could we …", "how do we …").
+_REQUEST_QUESTION = re.compile(r"^(?:(?:can|could|would|will) you|(?:can|could) we|how (?:do|can|should) (?:we|i|you))\b", re.I)
+#: A want or need stated as the ask ("I want you to …", "I need a better understanding of …").
+_WANT = re.compile(r"^(?:i|we)(?: really)? (?:want|need|would like|'d like)\b", re.I)
+#: A reply to the agent rather than a new task: an answer word, a numbered or lettered pick.
+_ANSWER_OPENING = re.compile(r"^(?:yes|yeah|yep|no|nope|nah|ok|okay|sure|\d{1,2}(?:[.)]|\s|$)|[a-z][.)]\s)", re.I)
 #: A statement whose first word only looks like a verb: a subject and its verb ("performance is crucial", "X has Y").
 _DECLARATIVE = re.compile(r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|can|could|would|should|must|does|did)\b|^\w+'s\b", re.I)
 #: A parenthetical of three words or more: a clause of its own ("(no need to go into details)").
@@ -146,6 +162,17 @@ _REQUEST_OPENING = re.compile(
     r"i (?:want|need) you to|i'?d like you to|do (?!(?:you|we|i|they|it|not)\b)\w)",
     re.I,
 )
+#: The agent's closing question asks the user to choose a way or confirm it ("Which approach do you prefer?",
+#: "… or would you prefer to review it first?", "Ready to proceed?"): the reply goes on with the current task.
+_CHOICE_ASKED = re.compile(
+    r"^(?:which\b|(?:are you )?ready (?:to|for)\b|shall i\b|should i (?:proceed|continue|go ahead)\b)|"
+    r"\bor (?:would you prefer|should i|do you want|shall i)\b.*\?$",
+    re.I,
+)
+#: Words a later prompt needs to set a new task ("commit!", "verify", "do sync" continue the work).
+_LATER_GOAL_MIN_WORDS = 4
+#: Term overlap with the ask of an earlier task at which a later ask is more of that task, not a new one.
+_SAME_TASK = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,16 +439,54 @@ def _request_text(text: str) -> str:
     return text
 
 
-def _goal_content(text: str) -> tuple[str, frozenset[str]]:
-    """The ask of a prompt and the sentences it used; empty when the prompt is no task."""
-    parts = sentences(_request_text(text))
+def _asks(sentence: str) -> bool:
+    """True when ``sentence`` asks for work: an imperative, a want, a request (also put as a question)."""
+    if _REQUEST_QUESTION.match(sentence):
+        return True
+    if _is_question(sentence) or not sentence[:1].isalpha() or _NOT_A_VERB.match(sentence):
+        return False
+    return (is_imperative(sentence) and not _DECLARATIVE.match(sentence)) or _ASK.search(sentence) is not None or _WANT.match(sentence) is not None
+
+
+def _is_question(sentence: str) -> bool:
+    """True when ``sentence`` asks for information (a question mark, or the form of a question without one)."""
+    return _REQUEST_QUESTION.match(sentence) is None and (sentence.endswith(("?", "？")) or _INFO_QUESTION.match(sentence) is not None)
+
+
+def _goal_content(text: str, later: bool = False) -> tuple[str, frozenset[str]]:
+    """The ask of a prompt and the sentences it used; empty when the prompt is no task.
+
+    A prompt that only asks questions ("why does brew say it is up to date?") sets
+    no task. ``later``: a prompt after the session's first task, which sets a new
+    one only when a sentence asks for work and it is no reply ("yes, …", "2").
+    """
+    request = _request_text(text)
+    if later and (_ANSWER_OPENING.match(request) or len(_WORD.findall(request)) < _LATER_GOAL_MIN_WORDS):
+        return "", frozenset()  # a reply, or too short to set a new task (checked first: most later prompts)
+    parts = sentences(request)
     if not parts or sum(len(_WORD.findall(p)) for p in parts) < _GOAL_MIN_WORDS and len(parts[0]) < 12:
         return "", frozenset()
-    start = next((i for i, p in enumerate(parts) if is_imperative(p) or _ASK.search(p)), 0)
+    if later:
+        # the ask comes first, after questions at most ("what is faster, X or Y? I need the trade-offs")
+        start = next((i for i, p in enumerate(parts) if not _is_question(p)), len(parts))
+        if start == len(parts):
+            return "", frozenset()
+        first = parts[start]
+        kind = classify(first, "user")
+        if _INFO_REQUEST.match(first) or not _asks(first) or (kind is not None and not (kind is ItemType.CONSTRAINT and _is_request(first))):
+            return "", frozenset()  # no new task first: a rule, a choice, a report about the current one
+    else:
+        asked = next((i for i, p in enumerate(parts) if _asks(p)), None)
+        if asked is None and all(_is_question(p) for p in parts):
+            return "", frozenset()
+        start = asked or 0
     chosen = [parts[start]]
     for p in parts[start + 1 : start + _GOAL_SENTENCES]:
         kind = classify(p, "user")
-        if kind is not None and not (kind is ItemType.CONSTRAINT and _ASK.search(p) and not opens_with_rule(p)):
+        if kind is ItemType.CONSTRAINT and _ASK.search(p) and not opens_with_rule(p):
+            if _BINDING.search(p):
+                continue  # "each agent should search the web first": a rule of the task, an item of its own
+        elif kind is not None:
             break  # a rule or a choice of its own, not more of the ask
         chosen.append(p)
     return _bounded(" ".join(chosen)), frozenset(chosen)
@@ -508,8 +573,10 @@ class _Extractor:
         self.read = 0
         self.items: dict[str, Extraction] = {}  # id -> latest form, in order of first appearance
         self.terms: dict[str, frozenset[str]] = {}
-        self.goal_found = False
+        self.asks: list[frozenset[str]] = []  # the terms of each task's ask, in order
+        self.task_id = extracted_item_id(ItemType.GOAL, "task in hand")
         self.last_assistant = ""
+        self.choice_asked = False  # the agent's last message asks the user to choose or confirm a way
         self.progress_id = extracted_item_id(ItemType.PROGRESS, "plan")
 
     def feed(self, entries: Sequence[Entry]) -> None:
@@ -530,12 +597,15 @@ class _Extractor:
             for statement in self.statements("assistant", text_key(entry)):
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
             self.last_assistant = entry.text
+            last = _split(_clean_line(entry.text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
+            self.choice_asked = bool(last) and last[0].endswith("?") and _CHOICE_ASKED.search(last[0]) is not None
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
             if progress:
                 self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)
         elif kind is Kind.TOOL_CALL and entry.tool_name == "ExitPlanMode":
             plan = (entry.tool_input or {}).get("plan")
+            self.choice_asked = True  # the user is asked to approve the plan
             if isinstance(plan, str):  # the plan the user is asked to approve: its decisions are the assistant's
                 for statement in self.statements("assistant", plan):
                     self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
@@ -557,10 +627,28 @@ class _Extractor:
         used: frozenset[str] = frozenset()
         statements = self.statements("user", text_key(entry))
         redirect = _REDIRECT.match(_request_text(text))
-        if not self.goal_found or redirect:
-            content, used = _goal_content(_REDIRECT.sub("", _request_text(text), count=1) if redirect else text)
-            if content:
-                self.goal_found = True
+        if redirect:
+            content, used = _goal_content(_REDIRECT.sub("", _request_text(text), count=1))
+        elif not self.asks:
+            content, used = _goal_content(text)
+        else:
+            content, used = _goal_content(text, later=True)
+            if content and any(_overlap(_terms(min(used, key=content.find)), ask) >= _SAME_TASK for ask in self.asks):
+                content, used = "", frozenset()  # more of the current task, not a new one
+            elif content and self.choice_asked:
+                # the agent asked which way to go ("Which approach?", "Ready to proceed?") or to approve its
+                # plan: each line of the reply that asks is the way picked, a change to the plan
+                for line in _lines(_request_text(text)):
+                    first = _split(line.text)[:1]
+                    if first and _asks(first[0]) and classify(first[0], "user") is None:
+                        self._add(_make(ItemType.DECISION, _clean(first[0]), entry))
+                content, used = "", frozenset()
+        if content:
+            later = bool(self.asks)
+            self.asks.append(_terms(min(used, key=content.find)))
+            if later:  # the task in hand: one item, its wording the latest task's, each new task a reference
+                self._replace(self.task_id, ItemType.GOAL, content, entry, restated=True)
+            else:  # the session's goal
                 self._add(_make(ItemType.GOAL, content, entry))
         approval = _APPROVAL.search(text)
         named = self._option(approval.group(1), approval.group(2)) if approval and self.last_assistant else None
@@ -598,14 +686,21 @@ class _Extractor:
         self.items[item.id] = found
         self.terms[item.id] = terms
 
-    def _replace(self, item_id: str, kind: ItemType, content: str, entry: Entry) -> None:
+    def _replace(self, item_id: str, kind: ItemType, content: str, entry: Entry, restated: bool = False) -> None:
+        """Item ``item_id`` now says ``content``; ``restated``: its round counts as a reference (a new task)."""
         known = self.items.pop(item_id, None)
         first = known.item.entered_round if known else max(entry.round, 0)
+        rounds = sorted({*known.item.referenced_rounds, max(entry.round, 0)} - {first}) if known and restated else []
         item = TrackedItem(
-            id=item_id, type=kind, content=content, importance=importance_for(kind), entered_round=first, source="extracted"
+            id=item_id, type=kind, content=content, importance=importance_for(kind), entered_round=first,
+            referenced_rounds=rounds, source="extracted",
         )
         self.items[item_id] = Extraction(item=item, seq=entry.seq)
         self.terms[item_id] = frozenset()
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
