@@ -3,6 +3,8 @@
 Today (all 13 transcripts available): recall 0.92, precision 0.87, decision recall 0.84 (precision was 0.92
 before a later task became the task in hand: labels.yaml leaves most later tasks unlabelled, so they count
 as false positives there; docs/memory.md has the measurement);
+real2 (labels_real2.yaml, 8 excerpts labelled blind; first run 0.17 / 0.52): recall 0.50, precision 0.89,
+goal recall 0.50, decision recall 0.67;
 sentences: base 109/109, tune2 239/240 (items recall 0.99, precision 1.00, 108/108 negatives rejected).
 A regression fails here; an honest improvement never needs this file changed.
 """
@@ -47,6 +49,15 @@ def test_extraction_floor_on_real_transcripts() -> None:
     assert report.by_type["goal"].recall >= 0.9, report.errors
     if not FIXTURES.is_dir():
         pytest.skip("shared fixtures absent: scored on the stored excerpts only")
+
+
+def test_extraction_floor_on_the_blind_real_split() -> None:
+    part = _report().transcripts["real2"]
+    assert len(part.by_transcript) == 8  # stored excerpts: always all there
+    assert part.overall.recall >= 0.45, part.errors
+    assert part.overall.precision >= 0.8, part.errors
+    assert part.by_type["goal"].recall >= 0.42, part.errors
+    assert part.by_type["decision"].recall >= 0.62, part.errors
 
 
 def test_sentence_cases_floor() -> None:

@@ -275,6 +275,28 @@ def test_the_session_goal_and_the_task_in_hand() -> None:
     assert decisions == ["can we use Tailscale with key-only auth"]  # the way picked, not a new task
 
 
+def test_the_users_picks_and_the_agents_own_choices_are_decisions() -> None:
+    menu = "### 7. Window API\n- A) Accessibility API\n- B) Private APIs\n- C) Hybrid\n\n**Recommended: Option C (Hybrid)**"
+    entries = [
+        _e(0, Kind.USER, "Build a tiling window manager for macOS."),
+        _e(1, Kind.ASSISTANT, menu),
+        _e(2, Kind.USER, "7. C sounds best. What does AeroSpace use? Option 1 is fine too", 2),
+        _e(3, Kind.ASSISTANT, "There's a tracker, ccusage. Want me to install ccusage for you?", 2),
+        _e(4, Kind.USER, "yes install ccusage", 3),
+        _e(5, Kind.ASSISTANT, "**My recommendation**: Yes, a fresh session.\n\nI'll merge the two test folders. "
+                              "I'll search for the docs first.", 3),
+        _e(6, Kind.ASSISTANT, "**Recommendation:** Enable BitLocker on all drives\n**Recommended Fix - Re-pair the key:**", 3),
+    ]
+    assert [x.item.content for x in extract_items(entries) if x.item.type is ItemType.DECISION] == [
+        "Recommended: Option C (Hybrid)",
+        "7. C sounds best",
+        "yes install ccusage",
+        "My recommendation: Yes, a fresh session.",
+        "I'll merge the two test folders.",
+        "Recommended Fix - Re-pair the key",
+    ]
+
+
 def test_a_reply_to_the_plan_changes_it() -> None:
     plan = "## Plan\n\n**Approach:** a SessionStart hook captures the transcript path"
     entries = [

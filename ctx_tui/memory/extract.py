@@ -28,7 +28,11 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
   headings, and the items of a "Technical Decisions" list; an approval
   ("yes, go with option 2") becomes the option it names from the assistant's
   previous message, an answer to the agent's ``AskUserQuestion`` the option
-  picked (not an answer giving a fact), and ``ExitPlanMode``'s plan is read like assistant text. A
+  picked (not an answer giving a fact), a pick of a listed option ("7. C
+  sounds best") and "yes, X" to the agent's offer the user's words; the
+  agent's own pick ("My recommendation: X", "Recommended: X") and its
+  announced way of working ("I'll merge them", "I'll spawn three agents",
+  "X first, then Y") are kept; ``ExitPlanMode``'s plan is read like assistant text. A
   ``because``/``since``/``so that`` clause is the rationale, file paths the
   affected files.
 * **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: in
@@ -100,8 +104,11 @@ _OUTPUT_LINE = re.compile(
 
 #: Labels whose text is a decision ("Solution: X", "Recommended Design: X", "Final Plan: X").
 _DECISION_NOUN = re.compile(r"\b(?:decision|decisions|decided|solution|approach|design|choice|resolution)\s*$", re.I)
+#: The agent's own pick, kept whole ("My recommendation: yes, a fresh session", "Recommended: Option 2 (Askpass)");
+#: a report's "Recommendation:" lines advise the reader and are not the session's choices.
+_OWN_PICK = re.compile(r"^(?:my|our) recommendation$|^recommended$", re.I)
 _CHOICE_QUALIFIER = re.compile(r"^(?:final|chosen|selected|recommended|agreed|adopted)\b", re.I)
-_CHOSEN_IN_HEADING = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted)\s+(?:approach|solution|design|option)\b\W*\w.*", re.I)
+_CHOSEN_IN_HEADING = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted)\s+(?:approach|solution|design|option|fix)\b\W*\w.*", re.I)
 #: A section that presents one of several alternatives ("Approach 2: ...", "Option B", "Alternative: ...").
 _ALTERNATIVE_SECTION = re.compile(r"\b(?:option|alternative|approach|variant)\s+#?\w{1,2}\b|^alternatives?\b", re.I)
 _CHOICE_WORDS = ("recommended", "chosen", "selected", "agreed", "adopted")
@@ -113,6 +120,19 @@ _APPROVAL = re.compile(
     r"(option|approach|variant|alternative|plan|proposal|solution)\s+#?([\w]+)\b",
     re.I,
 )
+#: The agent announcing how it organises the work, not which step comes next: merging, splitting,
+#: handing parts to agents, an order ("I'll handle X first"), a pace ("one command at a time").
+_APPROACH = re.compile(
+    r"^(?:(?:ok(?:ay)?|now|so|great|good|perfect|alright)[,!.]?\s+)?(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to)\s+"
+    r"(?:merge|combine|consolidate|split|spawn|delegate|\w+\b[^.;:]{1,60}?\b(?:first, then|one (?:\w+ )?at a time)\b)",
+    re.I,
+)
+#: The user's pick of a listed option: "7. C sounds best", "option 1 is reasonable", "B looks good".
+_PICK = re.compile(
+    r"(?:^|\s)((?:\d{1,2}[.)]\s*)?(?:(?i:option)\s+)?(?:[A-Z]|\d{1,2})\s+(?:sounds|seems|looks|is)\s+"
+    r"(?:the\s+)?(?:best|good|great|right|fine|reasonable|perfect)\b[^.!?\n]*)",
+)
+_YES = re.compile(r"^(?:yes|yeah|yep|sure|ok(?:ay)?)\b[\s,.!]*", re.I)
 _REDIRECT = re.compile(
     r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
     r"switch(?:ing)? gears|pivot(?:ing)?)\b[\s,:;.-]*",
@@ -272,6 +292,8 @@ def _label_decision(text: str) -> str | None:
         qualified = _CHOICE_QUALIFIER.match(label) and re.search(r"\bplan\s*$", label, re.I)
         if rest and (_DECISION_NOUN.search(label) or qualified) and not rest.endswith("?"):
             return rest
+        if rest and _OWN_PICK.match(label) and not rest.endswith("?"):
+            return f"{label}: {rest}"
         if not rest:
             return None
     low = text.lower()
@@ -359,6 +381,8 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
             if role == "user" and _INFO_QUESTION.match(sentence):
                 continue  # a question without its mark ("not sure if we should fork or start fresh")
             kind = classify(sentence, role)
+            if kind is None and role == "assistant" and _APPROACH.match(sentence):
+                kind = ItemType.DECISION  # "I'll merge them", "I'll spawn three agents": how the work is organised
             if kind is None or (kind is ItemType.CONSTRAINT and role == "user" and _is_request(sentence)):
                 continue  # a request to do something now is a task, not a standing rule
             if kind is ItemType.DECISION:
@@ -576,7 +600,8 @@ class _Extractor:
         self.asks: list[frozenset[str]] = []  # the terms of each task's ask, in order
         self.task_id = extracted_item_id(ItemType.GOAL, "task in hand")
         self.last_assistant = ""
-        self.choice_asked = False  # the agent's last message asks the user to choose or confirm a way
+        self.last_asked = False  # the agent's last message ends with a question to the user
+        self.choice_asked = False  # … one that asks the user to choose or confirm a way
         self.progress_id = extracted_item_id(ItemType.PROGRESS, "plan")
 
     def feed(self, entries: Sequence[Entry]) -> None:
@@ -598,7 +623,8 @@ class _Extractor:
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
             self.last_assistant = entry.text
             last = _split(_clean_line(entry.text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
-            self.choice_asked = bool(last) and last[0].endswith("?") and _CHOICE_ASKED.search(last[0]) is not None
+            self.last_asked = bool(last) and last[0].endswith("?")
+            self.choice_asked = self.last_asked and _CHOICE_ASKED.search(last[0]) is not None
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
             if progress:
@@ -650,6 +676,13 @@ class _Extractor:
                 self._replace(self.task_id, ItemType.GOAL, content, entry, restated=True)
             else:  # the session's goal
                 self._add(_make(ItemType.GOAL, content, entry))
+        pick = _PICK.search(text) if self.last_assistant else None
+        if pick:  # "7. C sounds best": the user picks one of the options the agent listed
+            self._add(_make(ItemType.DECISION, _clean(pick.group(1)), entry))
+        elif self.last_asked and _YES.match(text) and len(_WORD.findall(text)) >= 3:
+            first = sentences(text)[:1]  # "yes install ccusage" to "Want me to install ccusage?": the offer taken
+            if first and classify(first[0], "user") is None:
+                self._add(_make(ItemType.DECISION, _clean(first[0]), entry))
         approval = _APPROVAL.search(text)
         named = self._option(approval.group(1), approval.group(2)) if approval and self.last_assistant else None
         approved = approval.group(0).casefold() if named and approval else None
