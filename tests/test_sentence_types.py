@@ -141,6 +141,13 @@ C, P, D = ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION
         ("No renombres las columnas, el BI depende de ellas.", "user", C),
         ("Wir haben uns für Kafka entschieden.", "user", D),
         ("J'aime bien les messages de commit courts.", "user", P),
+        ("Debes mantener la API compatible con la versión 1.", "user", C),
+        ("Debe ser un problema de permisos.", "user", None),
+        ("Vermeide neue Abhängigkeiten.", "user", C),
+        ("Eu gostaria que os commits fossem pequenos.", "user", P),
+        ("Eu gostaria de saber por que o build falhou.", "user", None),
+        ("Dann nehmen wir Redis für den Cache.", "user", D),
+        ("Dann starten wir den Server neu.", "user", None),
         ("Nunca hagas push directo a main.", "user", C),
         ("不要修改数据库的表结构。", "user", C),
         ("Je préfère les noms de variables en anglais.", "user", P),
@@ -150,6 +157,13 @@ C, P, D = ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.DECISION
 )
 def test_frames(sentence: str, role: str, expected: ItemType | None) -> None:
     assert classify(sentence, role) is expected
+
+
+def test_assistant_text_is_prefiltered_by_choice_words_only() -> None:
+    line = "Keep in mind you must never block the event loop; no new threads."
+    assert may_state(line, "user") and classify(line, "user") is C
+    assert not may_state(line, "assistant") and classify(line, "assistant") is None
+    assert may_state("I went with a trie since the keys share prefixes.", "assistant")
 
 
 def test_the_line_prefilter_keeps_every_sentence_classify_takes() -> None:

@@ -375,7 +375,7 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
                 continue
             if line.kind == "heading":
                 continue
-        if not may_state(line.text):
+        if not may_state(line.text, role):
             continue  # no sentence of this line can state an item
         for sentence in _split(line.text) if role == "assistant" else _user_clauses(line.text):
             if role == "user" and _INFO_QUESTION.match(sentence):

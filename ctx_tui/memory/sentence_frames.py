@@ -65,10 +65,10 @@ _PROTECTED = re.compile(
 )
 #: "no new deps", "no helm charts from random repos pls", "nothing that phones home": a kind of change ruled out.
 _RULED_OUT = re.compile(
-    _CLAUSE + r"(?:no|zero) (?!(?:new|more) (?:errors?|warnings?|failures?|issues?|bugs?|crash\w*|alerts?|complaints?|problems?|"
+    _CLAUSE + r"(?:(?:no|zero) (?!(?:new|more) (?:errors?|warnings?|failures?|issues?|bugs?|crash\w*|alerts?|complaints?|problems?|"
     r"regressions?|results?|messages?|output|news)\b)(?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
-    r"hard[- ]?coded|touching|changing|editing|deleting|removing|pushing|force-pushing|adding|bumping|upgrading)\b|" + _CLAUSE + r"nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
-    + _CLAUSE + r"no \w+(?: [\w-]+){0,5}? (?:please|pls|plz|ever|whatsoever|anywhere|at all)\b",
+    r"hard[- ]?coded|touching|changing|editing|deleting|removing|pushing|force-pushing|adding|bumping|upgrading)\b|nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
+    r"no \w+(?: [\w-]+){0,5}? (?:please|pls|plz|ever|whatsoever|anywhere|at all)\b)",
     re.I,
 )
 #: "stay on Python 3.9", "pinned to k8s 1.26", "min target stays iOS 15": a version held.
@@ -216,6 +216,12 @@ _FOREIGN_RULE = re.compile(
     # always / never opening a clause: es, pt, fr, de, it, nl, ru
     _FOREIGN_CLAUSE + r"(?:por favor,?\s*|bitte,?\s*|s'il te plaît,?\s*|per favore,?\s*)?(?:nunca|jamás|siempre|sempre|jamais|"
     r"toujours|niemals|nie|immer|mai|nooit|altijd|никогда|всегда)\b|"
+    # avoid … opening a clause
+    + _FOREIGN_CLAUSE + r"(?:evita|evite|evitad|évite|évitez|vermeide|vermeiden sie|evitare)\b|"
+    # must / have to (not "debe ser …": a guess)
+    r"\b(?:debes|deb(?:e|emos|en) (?!ser\b|estar\b|de\b)|tienes que|tiene que|tenemos que|tienen que|devemos|devem|deve (?!ser\b|estar\b)|"
+    r"tem que|temos que|tu dois|vous devez|on doit|nous devons|musst|sollst|solltest|devi|dobbiamo|bisogna|"
+    r"bitte nicht|nicht (?:\S+ ){0,3}?(?:anfassen|ändern|verändern|löschen|anrühren)|lass (?:\S+ ){1,4}?in ruhe)\b|"
     # don't <change>, may not, must
     # a negative imperative has no subject: French "ne … pas" and Italian "non" + infinitive opening a clause
     + _FOREIGN_CLAUSE + r"(?:s'il (?:te|vous) plaît,?\s*|per favore,?\s*)?(?:ne pas \w|(?:ne |n')\w+ (?:pas|jamais|plus)\b|"
@@ -234,36 +240,39 @@ _FOREIGN_RULE = re.compile(
 )
 _FOREIGN_TASTE = re.compile(
     r"\b(?:prefiero|prefiro|preferisco|me gusta(?:n)? más|gosto mais|je préfère|je préférerais|j'aime (?:mieux|bien|plutôt)|"
-    r"mi piace (?:di più|più)|"
+    r"mi piace (?:di più|più)|me gustaría que|gostaria que|j'aimerais que|je voudrais que|vorrei che|ich bevorzuge|"
+    r"wäre mir lieber|ich fände es (?:gut|besser|schön)|"
     r"ich (?:hätte|mag|bevorzuge)\b.*\bgerne?|lieber|ik heb liever|предпочитаю|мне больше нравится)\b|"
-    r"比较喜欢|更喜欢|我喜欢|偏好|倾向于|助かります|てほしい|が好き|の方がいい|てもらえると|선호|좋겠",
+    r"比较喜欢|更喜欢|我喜欢|偏好|倾向于|希望你|助かります|てほしい|が好き|の方がいい|てもらえると|선호|좋겠",
     re.I,
 )
 _FOREIGN_CHOICE = re.compile(
     r"\b(?:vamos con|vamos com|vamos a usar|vamos usar|usemos|usamos|usaremos|nos quedamos con|ficamos com|elegimos|"
     r"decidimos|optamos por|on part sur|on garde|on prend|on utilise|on choisit|on va (?:utiliser|prendre|partir sur|garder)|"
     r"on reste sur|(?:haben|hab|habe) (?:uns|mich) (?:\S+ ){0,3}?entschieden|wir nehmen|wir bleiben bei|wir verwenden|wir nutzen|"
-    r"usiamo|andiamo con|abbiamo deciso|we gaan voor|используем|решили)\b|我们(?:决定|用|选)|决定用|就用|定了|采用|にします|に決め|"
-    r"で行きます|을 사용|로 하죠|로 하자",
+    r"usiamo|andiamo con|abbiamo deciso|scegliamo|we gaan voor|используем|решили|nos vamos con|escolhemos|va pour|"
+    r"c'est décidé|nous avons choisi|nehmen wir|bleiben wir bei|verwenden wir|wir gehen mit)\b|我们(?:决定|用|选)|决定用|就用|定了|"
+    r"那就(?:用|选)|采用|にします|に決め|で行きます|で行きましょう|でいきましょう|にしましょう|を使いましょう|で行こう|にしよう|을 사용|로 하죠|로 하자",
     re.I,
 )
 _FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
 
 
-def rule_frame(s: str, body: str) -> bool:
-    """A user's sentence says a rule by a frame (``body``: ``s`` without its "ok, also, please" opening)."""
+def rule_frame(s: str, body: str, foreign: bool = True) -> bool:
+    """A user's sentence says a rule by a frame (``body``: ``s`` without its "ok, also, please" opening;
+    ``foreign``: read the other languages' frames too)."""
     return not _PAST.search(s) and bool(
         _RULE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
         or _PINNED.search(s) or _LIMIT.search(s) or _CANNOT_CHANGE.search(s) or _HOLD.search(body)
-        or _OTHERWISE.search(s) or _FOREIGN_RULE.search(s)
+        or _OTHERWISE.search(s) or (foreign and _FOREIGN_RULE.search(s))
     )
 
 
-def taste_frame(s: str, body: str) -> bool:
+def taste_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A user's sentence says a taste by a frame."""
     return bool(
         _TASTE.search(s) or _HABIT.search(s) or _ANSWER_STYLE.search(s) or _KEEP_QUALITY.match(body)
-        or _bare_choice(body) or _FOREIGN_TASTE.search(s)
+        or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
     )
 
 
@@ -272,9 +281,12 @@ def _bare_choice(body: str) -> bool:
     return m is not None and m.group(1).lower() not in NOT_IMPERATIVE and m.group(1).lower() not in _OVER_VERBS
 
 
-def choice_frame(s: str, body: str) -> bool:
+def choice_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A sentence says a choice by a frame (whether it is settled now: :func:`unsettled`)."""
-    return bool(_MY_CHOICE.search(s) or _CONCEDED.search(s) or _SETTLED.search(body) or _WE_CHOOSE.search(s) or _FOREIGN_CHOICE.search(s))
+    return bool(
+        _MY_CHOICE.search(s) or _CONCEDED.search(s) or _SETTLED.search(body) or _WE_CHOOSE.search(s)
+        or (foreign and _FOREIGN_CHOICE.search(s))
+    )
 
 
 def unsettled(s: str, body: str) -> bool:

@@ -94,6 +94,25 @@ _NOT_SELF = re.compile(
 )
 
 
+#: What an assistant's sentence needs to state a choice (its only kind): the pre-filter of assistant text.
+_CHOICE_TRIGGER = re.compile(
+    r"\b(?:let'?s|let us|\w+'ll|will|going|decid\w*|decision|go with|go for|go ahead|opted|settled|chose|chosen|picked|"
+    r"selected|went with|gone with|plan is|agreed|instead|rather|using|switching|migrating|won'?t|not going to|enough|"
+    r"it is|then|wins|way to go|we (?:decide|take|pick|choose|use|adopt)|not (?:moving|switching|migrating|going))\b|"
+    r"(?:^|[.!?;。！？]\s*)" + LINKED + r"(?:ok|okay|fine|alright|all right|sure|yes|yeah|yep|agreed|deal|sounds good)\b"
+)
+#: The other languages' words of :mod:`~ctx_tui.memory.sentence_frames` written in ASCII: their frames are read only
+#: in a sentence that holds one of these or is not ASCII (they cost as much as all the English ones).
+_FOREIGN_ASCII = re.compile(
+    r"\b(?:nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
+    r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
+    r"usaremos|quedamos|elegimos|decidimos|optamos|usemos|on part|on garde|on prend|on utilise|on choisit|wir|siempre|sempre|"
+    r"toujours|nie|immer|mai|nooit|altijd|il faut|finger|non|vietato|niet|verboden|preferisco|ik heb|usiamo|andiamo|"
+    r"abbiamo|we gaan|ne|pas|auf keinen|proibido|aime|piace|ficamos|on va|on reste|entschieden|no \w+(?:es|as)|evita|evite|evitad|evitez|vermeide|vermeiden|debes|debe|debemos|"
+    r"deben|tienes|tiene|tenemos|tienen|deve|devemos|devem|tem que|temos que|dois|devez|doit|devons|musst|sollst|solltest|"
+    r"devi|dobbiamo|bisogna|bitte|nicht|lass|gustaria|gostaria|aimerais|voudrais|vorrei|bevorzuge|lieber|fande|va pour|"
+    r"nehmen|bleiben|verwenden|gehen mit|scegliamo|escolhemos|nos vamos|no se|choisi|gern|gerne)\b",
+)
 #: Typographic apostrophes ("I’ll", "don’t", as macOS and phones type them) read as ASCII ones.
 _QUOTES = str.maketrans({"’": "'", "‘": "'"})
 #: Text after the last inner question ("should we …? feels like …") — a question states nothing.
@@ -116,13 +135,7 @@ _TRIGGER = re.compile(
     r"we (?:decide|take|pick|choose|use|adopt)|went with|picked|chose|chosen|selected|gone with|banned|freeze|used to|approve|enough|prohibited|"
     r"disallowed|permitted|requirement|negotiable|a must|no-go|not an option|not to be|touching|changing|"
     r"editing|deleting|removing|pushing|adding|bumping|upgrading|preference|stand|go for|go ahead|"
-    r"way to go|wins|switching|migrating|using|won'?t|not going to|"
-    # the other languages' words in ASCII (the rest is looked for only in text that is not ASCII)
-    r"nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
-    r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
-    r"usaremos|quedamos|elegimos|decidimos|optamos|usemos|on part|on garde|on prend|on utilise|on choisit|wir|siempre|sempre|"
-    r"toujours|nie|immer|mai|nooit|altijd|il faut|finger|non|vietato|niet|verboden|preferisco|ik heb|usiamo|andiamo|"
-    r"abbiamo|we gaan|ne|pas|auf keinen|proibido|aime|piace|ficamos|on va|on reste|entschieden|no \w+(?:es|as))\b|==\d|"
+    r"way to go|wins|switching|migrating|using|won'?t|not going to)\b|==\d|"
     r"(?:^|[.!?;。！？]\s*)" + LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
@@ -131,28 +144,29 @@ def classify(sentence: str, role: str) -> ItemType | None:
     if len(s) < MIN_SENTENCE or s.endswith(("?", "？")):
         return None
     s = _INNER_QUESTION.sub("", s.translate(_QUOTES))
-    if not may_state(s):
+    if not may_state(s, role):
         return None
+    foreign = not s.isascii() or _FOREIGN_ASCII.search(s.lower()) is not None
     if role != "user":
-        return ItemType.DECISION if _choice(s, s) and not (_INSTRUMENTAL.search(s) or unsettled(s, s)) else None
+        return ItemType.DECISION if _choice(s, s, foreign) and not (_INSTRUMENTAL.search(s) or unsettled(s, s)) else None
     body = _PREFIX.sub("", s)
     if _NOT_SELF.match(s) or _NOT_SELF.match(body):
         return None
     if _LEAD_RULE.match(s):
         return ItemType.USER_PREFERENCE if _PREFERENCE.search(body) and not _IMPERATIVE.match(body) else ItemType.CONSTRAINT
-    if not _IMPERATIVE.match(body) and _choice(s, body):
+    if not _IMPERATIVE.match(body) and _choice(s, body, foreign):
         return None if unsettled(s, body) else ItemType.DECISION  # a choice of long ago, put off or imagined: none
-    if _PREFERENCE.search(body) or taste_frame(s, body):
+    if _PREFERENCE.search(body) or taste_frame(s, body, foreign):
         return ItemType.USER_PREFERENCE
-    if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)) or rule_frame(s, body):
+    if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s)) or rule_frame(s, body, foreign):
         return ItemType.CONSTRAINT
     if _ALTERNATIVE.search(body) and is_imperative(body):
         return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
     return None
 
 
-def _choice(s: str, body: str) -> bool:
-    return _DECISION.search(s) is not None or choice_frame(s, body)
+def _choice(s: str, body: str, foreign: bool) -> bool:
+    return _DECISION.search(s) is not None or choice_frame(s, body, foreign)
 
 
 def is_imperative(sentence: str) -> bool:
@@ -169,9 +183,14 @@ def opens_with_rule(sentence: str) -> bool:
     return _IMPERATIVE.match(_PREFIX.sub("", sentence)) is not None
 
 
-def may_state(text: str) -> bool:
-    """False when no sentence of ``text`` can state an item (a fast pre-filter: most text states nothing)."""
-    return _TRIGGER.search(text.lower().replace("’", "'")) is not None or (not text.isascii() and foreign_words(text))
+def may_state(text: str, role: str = "user") -> bool:
+    """False when no sentence of ``text`` can state an item (a fast pre-filter: most text states nothing).
+
+    An assistant's text can state only a decision, so it needs only the choice words.
+    """
+    low = text.lower().replace("’", "'")
+    trigger = _TRIGGER if role == "user" else _CHOICE_TRIGGER
+    return trigger.search(low) is not None or _FOREIGN_ASCII.search(low) is not None or (not text.isascii() and foreign_words(text))
 
 
 __all__ = ["MIN_SENTENCE", "classify", "is_imperative", "may_state", "opens_with_rule"]
