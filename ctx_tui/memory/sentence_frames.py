@@ -78,9 +78,7 @@ _PINNED = re.compile(
     re.I,
 )
 _AMOUNT = (
-    r"(?:(?<![\w.])\d[\d,.]*\s*(?:%|(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kmgt]i?b|[kmgt]i|[kmgt]ibs?|gigs?|megs?|"
-    r"fps|rps|qps|x|cores?|vcpus?|gpus?|nodes?|replicas|pods?|requests?|rows|items|connections|lines|loc|chars|characters|tokens|"
-    r"credits|words)\b|\s*\w+ per (?:second|minute|hour|day|week|month|request|run|call))|"
+    r"(?:(?<![\w.$€£])\d[\d,.]*\s*(?:%|(?!(?:k|m|bn|usd|eur|gbp|dollars?|euros?|bucks|by|in|on|at|for|to|of|and|or|the|an?|is|was|are|from|with|if|when|so|but|as|than)\b)[a-zµ]+\b)|"
     r"a (?:second|minute|hour|day|week|megabyte|gigabyte|gig))"
 )
 #: A limit: a limit word with an amount ("budget is 50ms", "512Mi maximum"), or a bound with an

@@ -75,9 +75,14 @@ _HEDGE = re.compile(
     r"(?:work|be fine|be ok|be okay|be good|be enough|fix|pass|help|do it|be done|be there)\b",
     re.I,
 )
+#: "let's", and "lets" written without its apostrophe where it opens a clause ("The approach lets us …" is a verb).
+_LETS = (
+    r"(?:let's|let us|(?:^|(?<=[,;:.!(] )|(?<=ok )|(?<=so )|(?<=yes )|(?<=fine )|(?<=then )|(?<=and )|(?<=now )|"
+    r"(?<=alright ))lets)"
+)
 _DECISION = re.compile(
-    r"\b(?:let'?s|let us)\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
-    r"\b(?:let'?s|let us)\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
+    r"\b" + _LETS + r"\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
+    r"\b" + _LETS + r"\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
     r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
     r"(?:go with|go for|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
     r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
