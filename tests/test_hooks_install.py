@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from ctx_tui.actions.hook_install import (
+    ENTRY_CODE,
     HOOKS,
+    ctx_tui_command,
     install_hooks,
     is_hook_installed,
     merge_settings,
@@ -47,7 +50,7 @@ def test_install_keeps_other_keys_and_hooks(tmp_path: Path) -> None:
     assert data["model"] == "opus" and data["permissions"] == EXISTING["permissions"]
     assert data["hooks"]["PostToolUse"] == EXISTING["hooks"]["PostToolUse"]
     ups = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
-    assert ups[0] == "echo mine" and ups[1].endswith("-m ctx_tui hook user-prompt-submit")
+    assert ups[0] == "echo mine" and ups[1] == f"{ctx_tui_command()} hook user-prompt-submit"
     assert data["hooks"]["SessionStart"][0]["matcher"] == "compact"
     assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"].endswith("hook pre-compact")
     assert is_hook_installed(tmp_path)
@@ -65,6 +68,36 @@ def test_the_command_runs_this_ctx_tui(tmp_path: Path) -> None:
     stdin = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit"})
     done = subprocess.run(command, shell=True, input=stdin, capture_output=True, text=True, cwd="/", timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_the_command_is_this_interpreter_on_main_quoted_for_the_shell(monkeypatch) -> None:
+    """No console script (pip's template imports re), -P (the project's own json.py is not imported)."""
+    monkeypatch.setattr(sys, "executable", "/home/o'neil/my venvs/ctx $HOME/bin/python")
+    command = settings_block()["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    assert shlex.split(command) == [sys.executable, "-P", "-c", ENTRY_CODE, "hook", "user-prompt-submit"]
+
+
+def test_the_project_folder_is_not_on_the_hooks_path(tmp_path: Path) -> None:
+    install_hooks(tmp_path)
+    data = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    for module in ("json", "enum", "ctx_tui"):  # a project's own modules, in the folder the hook runs in
+        (tmp_path / f"{module}.py").write_text("raise SystemExit('imported from the project')\n")
+    command = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    stdin = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit"})
+    done = subprocess.run(command, shell=True, input=stdin, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_a_console_script_command_is_ours_and_the_next_install_rewrites_it(tmp_path: Path) -> None:
+    """What earlier versions wrote (the ``ctx-tui`` script's path, a path with a space quoted)."""
+    old = "'/home/me/my venv/bin/ctx-tui'"
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps(settings_block(old)))
+    assert is_hook_installed(tmp_path)
+    result = install_hooks(tmp_path)
+    assert result.added == [] and sorted(result.updated) == sorted(s.event for s in HOOKS)
+    assert result.settings == settings_block()
+    assert not install_hooks(tmp_path).changed
 
 
 def test_print_writes_nothing(tmp_path: Path) -> None:

@@ -58,16 +58,23 @@ class InstallResult:
     settings: dict[str, Any] = field(default_factory=dict)  # the file's content after the merge
 
 
-def ctx_tui_command() -> str:
-    """How Claude Code should start this ctx-tui, robust to PATH and the current directory.
+#: The Python code Claude Code runs: ctx_tui's main on the arguments after it (``sys.argv`` is
+#: ``['-c', 'hook', 'user-prompt-submit']``). Not the ``ctx-tui`` console script: pip's template
+#: starts with ``import re`` (~1.4x a bare Python start, on every prompt); nor ``-m ctx_tui``
+#: (runpy imports importlib.util and contextlib). docs/performance.md has the figures.
+ENTRY_CODE = "import sys;from ctx_tui.cli import main;sys.exit(main())"
 
-    The absolute path of the running ``ctx-tui`` script when that is what runs,
-    else this interpreter with ``-m ctx_tui`` (a venv's python keeps its packages).
+
+def ctx_tui_command() -> str:
+    """How Claude Code should start this ctx-tui, robust to PATH, the current directory and spaces.
+
+    This interpreter (a venv's python keeps its packages) with ``-P -c``
+    :data:`ENTRY_CODE`: ``-P`` keeps the folder Claude Code runs the command in
+    off ``sys.path``, so a project's own ``json.py`` or ``enum.py`` is never
+    imported in place of the standard module. Claude Code runs the command
+    through a shell: every part is quoted for it.
     """
-    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if script is not None and script.name in {"ctx-tui", "ctx-tui.exe"} and script.is_file():
-        return shlex.quote(str(script.resolve()))
-    return f"{shlex.quote(os.path.abspath(sys.executable))} -m ctx_tui"
+    return f"{shlex.quote(os.path.abspath(sys.executable))} -P -c {shlex.quote(ENTRY_CODE)}"
 
 
 def hook_command(spec: HookSpec, base: str | None = None) -> str:
@@ -87,7 +94,12 @@ def settings_block(base: str | None = None) -> dict[str, Any]:
 
 
 def _is_ours(command: Any, spec: HookSpec) -> bool:
-    """Whether a hook command is a ctx-tui ``hook <subcommand>`` (whatever path it starts from)."""
+    """Whether a hook command is a ctx-tui ``hook <subcommand>``, whatever path it starts from.
+
+    Both forms: ``python -c ENTRY_CODE hook ...`` (ENTRY_CODE names ctx_tui.cli) and the
+    console script's path (``.../ctx-tui hook ...``) that earlier versions wrote; the next
+    install rewrites the latter.
+    """
     if not isinstance(command, str):
         return False
     words = command.split()
