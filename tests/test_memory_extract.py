@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ctx_tui.memory.extract import classify, extract_items, goal_of, sentences
@@ -448,4 +450,25 @@ def test_answers_to_ask_user_question_and_the_exit_plan_are_decisions() -> None:
         "Redis (Recommended) — Which store for sessions?",
         "3 retries, exponential backoff — Retry policy?",
         "one worker per queue, scaled by depth",
+    ]
+
+
+def test_codex_request_user_input_answers_are_the_users_choices_and_words() -> None:
+    questions = {"questions": [
+        {"id": "store", "question": "Which store should the cache use?", "options": [{"label": "SQLite (Recommended)"}]},
+        {"id": "access", "question": "What access do you currently have to the cluster?", "options": [{"label": "None yet"}]},
+    ]}
+    answers = {"answers": {
+        "store": {"answers": ["SQLite (Recommended)", "user_note: Avoid network services. Check the docs first?"]},
+        "access": {"answers": ["None yet"]},
+    }}
+    entries = [
+        _e(0, Kind.USER, "Add a cache to the price fetcher."),
+        _e(1, Kind.TOOL_CALL, "request_user_input {}", tool_name="request_user_input", tool_input=questions),
+        _e(2, Kind.TOOL_RESULT, json.dumps(answers), tool_name="request_user_input"),
+        _e(3, Kind.TOOL_RESULT, "request_user_input is unavailable in Default mode", tool_name="request_user_input"),
+    ]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)][1:] == [
+        (ItemType.DECISION, "SQLite (Recommended) — Which store should the cache use?"),
+        (ItemType.CONSTRAINT, "Avoid network services."),  # the note: the user's words; a fact asked for is no choice
     ]

@@ -57,6 +57,7 @@ incremental extractor; the rules are listed above.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -578,8 +579,13 @@ _ANSWERS_HEAD = "User has answered your questions:"
 #: A question of the agent's that asks the user for a fact ("What is the server's IP?", "Do you have SSH access?"),
 #: not for a choice ("Which tools should we set up?", "Do you want me to re-pair it?").
 _FACT_QUESTION = re.compile(
-    r"^(?:what(?:'s| is| are| was)|(?:is|are|was|were|does|did|has|have)\s|do (?:you|they|we) (?!want|prefer|need me)\w)", re.I
+    r"^(?:what(?:'s| is| are| was)|(?:is|are|was|were|does|did|has|have)\s|do (?:you|they|we) (?!want|prefer|need me)\w|"
+    r"what (?:\w+ )?can you\b)|\bdo (?:you|they|we) (?:\w+ )?have\b",
+    re.I,
 )
+#: Codex's ``request_user_input``: the user's picks (option labels) and notes (``user_note: …``) by question id.
+_USER_INPUT_TOOL = "request_user_input"
+_NOTE_HEAD = "user_note:"
 _ANSWER = re.compile(r'"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.){1,400}?)"')
 
 # -- the incremental extractor ----------------------------------------------------------
@@ -602,6 +608,7 @@ class _Extractor:
         self.last_assistant = ""
         self.last_asked = False  # the agent's last message ends with a question to the user
         self.choice_asked = False  # … one that asks the user to choose or confirm a way
+        self.questions: dict[str, str] = {}  # request_user_input's questions by id
         self.progress_id = extracted_item_id(ItemType.PROGRESS, "plan")
 
     def feed(self, entries: Sequence[Entry]) -> None:
@@ -635,9 +642,17 @@ class _Extractor:
             if isinstance(plan, str):  # the plan the user is asked to approve: its decisions are the assistant's
                 for statement in self.statements("assistant", plan):
                     self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+        elif kind is Kind.TOOL_CALL and entry.tool_name == _USER_INPUT_TOOL:
+            questions = (entry.tool_input or {}).get("questions")
+            if isinstance(questions, list):
+                for q in questions:
+                    if isinstance(q, dict) and isinstance(q.get("id"), str) and isinstance(q.get("question"), str):
+                        self.questions[q["id"]] = q["question"]
+        elif kind is Kind.TOOL_RESULT and entry.tool_name == _USER_INPUT_TOOL:
+            self._user_input(entry)
         elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
             for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
-                if not _FACT_QUESTION.match(question):  # "Is the router on?" = "Yes" is a fact, not a choice
+                if not _FACT_QUESTION.search(question):  # "Is the router on?" = "Yes" is a fact, not a choice
                     self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
         elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
             for note in _MEMORY_NOTE.findall(entry.text):
@@ -645,6 +660,29 @@ class _Extractor:
                 if _has_text(note):
                     note_type = classify(note, "user") or ItemType.CONSTRAINT
                     self._add(_make(note_type, note, entry))
+
+    def _user_input(self, entry: Entry) -> None:
+        """The user's answers to Codex's ``request_user_input``: each option picked a decision (not the answer to a
+        question of fact), each note the user's own words, read as a prompt's."""
+        try:
+            answers = json.loads(entry.text).get("answers")
+        except (ValueError, AttributeError):
+            return  # "request_user_input is unavailable in Default mode"
+        if not isinstance(answers, dict):
+            return
+        for qid, answer in answers.items():
+            picked = answer.get("answers") if isinstance(answer, dict) else None
+            if not isinstance(picked, list):
+                continue
+            question = self.questions.get(qid, "")
+            for text in picked:
+                if not isinstance(text, str) or not _has_text(text):
+                    continue
+                if text.startswith(_NOTE_HEAD):
+                    for statement in self.statements("user", text[len(_NOTE_HEAD) :].strip()):
+                        self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+                elif not _FACT_QUESTION.search(question):
+                    self._add(_make(ItemType.DECISION, _clean(f"{text} — {question}" if question else text), entry))
 
     def _user(self, entry: Entry) -> None:
         text = entry.text
