@@ -76,9 +76,9 @@ def _load_revision(rev: str):
 
 
 def _time_cold(module, entries) -> float:
-    module_cache = getattr(module, "_statements", None)
-    if module_cache is not None and hasattr(module_cache, "cache_clear"):
-        module_cache.cache_clear()
+    for cached in list(vars(module).values()):  # the per-text caches (statements, asks): each run cold
+        if callable(getattr(cached, "cache_clear", None)):
+            cached.cache_clear()
     fresh = list(entries)
     start = time.process_time()
     module.extract_items(fresh)

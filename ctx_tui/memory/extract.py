@@ -485,7 +485,13 @@ def _goal_content(text: str, later: bool = False) -> tuple[str, frozenset[str]]:
     no task. ``later``: a prompt after the session's first task, which sets a new
     one only when a sentence asks for work and it is no reply ("yes, …", "2").
     """
-    request = _request_text(text)
+    return _ask(_request_text(text), later)
+
+
+@lru_cache(maxsize=1024)
+def _ask(request: str, later: bool) -> tuple[str, frozenset[str]]:
+    """:func:`_goal_content` of a prompt without its preamble (cached: a session repeats its prompts, and
+    each later prompt is read for a new task)."""
     if later and (_ANSWER_OPENING.match(request) or len(_WORD.findall(request)) < _LATER_GOAL_MIN_WORDS):
         return "", frozenset()  # a reply, or too short to set a new task (checked first: most later prompts)
     parts = sentences(request)
@@ -690,19 +696,20 @@ class _Extractor:
             return
         used: frozenset[str] = frozenset()
         statements = self.statements("user", text_key(entry))
-        redirect = _REDIRECT.match(_request_text(text))
+        request = _request_text(text)
+        redirect = _REDIRECT.match(request)
         if redirect:
-            content, used = _goal_content(_REDIRECT.sub("", _request_text(text), count=1))
+            content, used = _goal_content(_REDIRECT.sub("", request, count=1))
         elif not self.asks:
-            content, used = _goal_content(text)
+            content, used = _ask(request, False)
         else:
-            content, used = _goal_content(text, later=True)
+            content, used = _ask(request, True)
             if content and any(_overlap(_terms(min(used, key=content.find)), ask) >= _SAME_TASK for ask in self.asks):
                 content, used = "", frozenset()  # more of the current task, not a new one
             elif content and self.choice_asked:
                 # the agent asked which way to go ("Which approach?", "Ready to proceed?") or to approve its
                 # plan: each line of the reply that asks is the way picked, a change to the plan
-                for line in _lines(_request_text(text)):
+                for line in _lines(request):
                     first = _split(line.text)[:1]
                     if first and _asks(first[0]) and classify(first[0], "user") is None:
                         self._add(_make(ItemType.DECISION, _clean(first[0]), entry))
