@@ -9,16 +9,18 @@ alternated round by round with the reference ``python -c pass`` so that load
 on the machine hits them alike. It prints the median wall and CPU time of each
 and its ratio to the reference measured in the same run (targets: the empty
 prompt hook <= 1.5x, delivering a restatement, session-start, --version and
---help <= 2x), and ``python -c "import json, signal"``: no hook that reads
-its stdin with the json module (which imports re) and keeps its time budget
-(SIGALRM) starts faster. It also times the detached jobs that read the
+--help <= 2x), and ``python -c "import json, signal"``: what the hooks
+imported to read their stdin and keep their time budget (SIGALRM) before
+``ctx_tui.json_light`` and ``_signal``. It also times the detached jobs that read the
 transcript (auto-refresh and the pre-compact summary): the hooks never wait
 for them.
 
-Each command runs two ways, each against its own reference: ``python -m
-ctx_tui`` in the development venv (an editable install, as this bench first
-measured it), and the ``ctx-tui`` console script of a venv that has ctx_tui
-as a wheel install has it (``benchlib.installed_ctx_tui``): the editable
+Each command runs three ways, each against its own venv's reference: ``python
+-m ctx_tui`` in the development venv (an editable install, as this bench first
+measured it), and in a venv that has ctx_tui as a wheel install has it
+(``benchlib.installed_ctx_tui``) the ``ctx-tui`` console script (what a user
+types; pip's template imports re) and the command ``hook install`` writes
+into Claude Code's settings (that venv's python, ``-P -c`` on main): the editable
 install's finder imports pathlib, contextlib and re at every start of its
 interpreter, the reference's included, which a user's ctx-tui does not have.
 Children run with their bytecode cached, as an installed ctx-tui does
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -42,6 +45,7 @@ from pathlib import Path
 
 import benchlib
 from ctx_tui import audit
+from ctx_tui.actions.hook_install import ctx_tui_command
 from ctx_tui.actions.restate_queue import QueuedItem, enqueue
 from ctx_tui.memory.items import TrackedItem
 from ctx_tui.memory.session_store import update_session_memory
@@ -142,7 +146,7 @@ def main() -> None:
         # argv: ctx-tui's arguments, or Python code (a str) run by the same interpreter
         cases: list[tuple[str, list[str] | str, dict | None, Callable[[], object] | None, str]] = [
             ("python -c pass (the reference)", "pass", None, None, ""),
-            ("python -c 'import json, signal' (a floor)", "import json, signal", None, None, ""),
+            ("python -c 'import json, signal'", "import json, signal", None, None, ""),
             ("--version", ["--version"], None, None, "2.0"),
             ("--help", ["--help"], None, None, "2.0"),
             ("hook user-prompt-submit, empty queue", ["hook", "user-prompt-submit"], ups, None, "1.5"),
@@ -152,12 +156,16 @@ def main() -> None:
             ("hook session-start (source compact)", ["hook", "session-start"],
              {**base, "hook_event_name": "SessionStart", "source": "compact"}, None, "2.0"),
         ]
-        # Each case two ways: as this bench first ran it (the development venv's python -m ctx_tui,
-        # an editable install), and as a user's install runs it (benchlib.installed_ctx_tui).
+        # Each case three ways: as this bench first ran it (the development venv's python -m ctx_tui,
+        # an editable install), and as a user's install runs it (benchlib.installed_ctx_tui): the
+        # ctx-tui console script (what a user types, and what hook install wrote before 2480ce9),
+        # and the command hook install writes into settings.json, run by that venv's python.
         python, script = benchlib.installed_ctx_tui(Path(tmp) / "venv")
+        settings_command = [python, *shlex.split(ctx_tui_command())[1:]]
         ways = {
             "editable, python -m": lambda argv: [sys.executable, *(["-c", argv] if isinstance(argv, str) else ["-m", "ctx_tui", *argv])],
-            "installed, ctx-tui": lambda argv: [python, "-c", argv] if isinstance(argv, str) else [script, *argv],
+            "installed, console script": lambda argv: [python, "-c", argv] if isinstance(argv, str) else [script, *argv],
+            "installed, settings.json command": lambda argv: [python, "-c", argv] if isinstance(argv, str) else [*settings_command, *argv],
         }
         for _label, argv, stdin, _prepare, _target in cases:  # untimed: writes the bytecode
             for way in ways.values():

@@ -21,22 +21,26 @@ from ctx_tui.paths import session_memory_path
 from ctx_tui.yaml_load import DEFAULT_LIMITS
 
 #: Runs ctx-tui's main with the given arguments in this fresh process, then
-#: prints its stdout and the modules it loaded as one JSON object.
+#: prints its stdout and the modules it loaded (before the probe's own json) as one JSON object.
 PROBE = """
-import io, json, sys
+import io, sys
 out, sys.stdout = sys.stdout, io.StringIO()
 from ctx_tui.cli import main
 code = main(sys.argv[1:])
 answer, sys.stdout = sys.stdout.getvalue(), out
-print(json.dumps({"code": code, "stdout": answer, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)
+import json
+print(json.dumps({"code": code, "stdout": answer, "modules": modules}))
 """
 
 #: Never on the prompt hook's path: model building, YAML, the fast JSON parser
 #: for transcripts, the lock library, argparse and dataclasses (inspect).
 HEAVY = {"pydantic", "yaml", "orjson", "filelock", "argparse", "dataclasses", "textual", "rich", "tiktoken"}
 #: Nor, when nothing waits, the standard modules that made half of its start-up beyond Python's
-#: own: pathlib (urllib.parse, ipaddress, fnmatch), typing, contextlib; nor datetime.
-STDLIB_SKIPPED = {"pathlib", "urllib.parse", "ipaddress", "fnmatch", "typing", "contextlib", "datetime"}
+#: own: pathlib (urllib.parse, ipaddress, fnmatch), typing, contextlib; nor datetime; nor json
+#: (it imports re, and re enum: ctx_tui.json_light calls json's C code) and signal (its enums).
+STDLIB_SKIPPED = {"pathlib", "urllib.parse", "ipaddress", "fnmatch", "typing", "contextlib", "datetime",
+                  "json", "re", "enum", "signal"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -66,7 +70,7 @@ def test_prompt_hook_with_nothing_queued_loads_no_model_and_no_queue_code(tmp_pa
     assert HEAVY & set(run["modules"]) == set()
     assert _ctx_modules(run["modules"]) == {
         "ctx_tui", "ctx_tui.cli", "ctx_tui.errors", "ctx_tui.cli.hook_cmd", "ctx_tui.actions",
-        "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths",
+        "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths", "ctx_tui.json_light",
     }
     assert not (tmp_path / ".ctx").exists()  # nothing created either
 
@@ -134,7 +138,7 @@ def test_prompt_hook_loads_the_config_only_when_a_file_exists(tmp_path: Path) ->
 #: What `hook session-start` loads when no session memory exists: the prompt hook's modules.
 SESSION_START_NOTHING = {
     "ctx_tui", "ctx_tui.cli", "ctx_tui.errors", "ctx_tui.cli.hook_cmd", "ctx_tui.actions",
-    "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths",
+    "ctx_tui.actions.hooks", "ctx_tui.actions.hook_runtime", "ctx_tui.paths", "ctx_tui.json_light",
 }
 #: ... and when it re-injects from the notes record ctx-tui wrote beside the memory file.
 SESSION_START_NOTES = SESSION_START_NOTHING | {

@@ -17,13 +17,17 @@ The answer is ASCII JSON: no raw C1 or invisible character reaches the agent's t
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 
+from ctx_tui import json_light
 from ctx_tui.paths import state_dir
 
 TYPE_CHECKING = False  # typing is not imported at run time (see below)
+
+if TYPE_CHECKING:
+    import signal as _signal  # the same functions, typed
+else:
+    import _signal  # the C module signal wraps: signal.py builds its enums at import (imports enum)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,12 +36,15 @@ if TYPE_CHECKING:
 
     Handler = Callable[["HookInput"], "dict[str, Any] | None"]
 
-# The hook's stdin, its answer and an error line are a few hundred bytes: the
-# standard json module handles them; importing orjson (which imports uuid,
-# platform, dataclasses, inspect) would cost the prompt hook ~15 ms each time.
-# Nor does this module import pathlib (with urllib.parse, ipaddress, fnmatch),
-# typing or contextlib: the prompt hook's common answer (nothing waits) needs
-# none of them, and they were half of its start-up beyond Python's own
+# The hook's stdin, its answer and an error line are a few hundred bytes:
+# json_light reads and writes them with the standard json module's C code,
+# without json's import of re (and enum); importing orjson (which imports
+# uuid, platform, dataclasses, inspect) would cost the prompt hook ~15 ms each
+# time. The time budget arms SIGALRM through _signal, not signal (its
+# Signals, Handlers and Sigmasks enums import enum). Nor does this module
+# import pathlib (with urllib.parse, ipaddress, fnmatch), typing or
+# contextlib: the prompt hook's common answer (nothing waits) needs none of
+# them, and they were half of its start-up beyond Python's own
 # (bench/bench_hooks.py; tests/test_startup_imports.py pins the modules).
 
 HOOK_ERROR_LOG = "hook-errors.log"
@@ -71,26 +78,26 @@ class time_budget:  # noqa: N801 (used as a function: ``with time_budget(seconds
         self.previous: Any = None
 
     def __enter__(self) -> None:
-        if self.seconds is None or not hasattr(signal, "setitimer"):
+        if self.seconds is None or not hasattr(_signal, "setitimer"):
             return
         try:
-            self.previous = signal.signal(signal.SIGALRM, _expired)
+            self.previous = _signal.signal(_signal.SIGALRM, _expired)
         except ValueError:  # not the main thread: no budget
             return
         if self.previous is not None:  # None: a handler not set from Python, which could not be restored
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            _signal.setitimer(_signal.ITIMER_REAL, self.seconds)
 
     def __exit__(self, *exc_info: object) -> None:
         if self.previous is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, self.previous)
 
 
 def disarm() -> None:
     """Stop the running :func:`time_budget`: past this point the hook finishes what it took."""
-    if hasattr(signal, "setitimer"):
+    if hasattr(_signal, "setitimer"):
         try:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
         except ValueError:
             pass
 
@@ -148,7 +155,7 @@ def _opt_str(data: dict[str, Any], key: str) -> str | None:
 def parse_hook_input(data: bytes, default_cwd: str | os.PathLike[str]) -> HookInput:
     """The hook's stdin as a :class:`HookInput`; :class:`HookInputError` when malformed."""
     try:
-        obj = json.loads(data)
+        obj = json_light.loads(data)
     except ValueError as exc:  # not JSON, or not UTF-8
         raise HookInputError(f"stdin is not JSON: {exc}") from None
     if not isinstance(obj, dict):
@@ -177,7 +184,7 @@ def parse_hook_input(data: bytes, default_cwd: str | os.PathLike[str]) -> HookIn
 
 def _dumps(obj: Any) -> str:
     """Compact JSON, non-ASCII kept as is (as orjson writes it)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return json_light.dumps(obj, ensure_ascii=False)
 
 
 def user_state_dir() -> Path:
@@ -242,7 +249,7 @@ def run_hook(
             hook = parse_hook_input(stdin, default_cwd)
             project, session = hook.folder, hook.session_id
             answer = handler(hook)
-        return json.dumps(answer, separators=(",", ":")) if answer else ""  # ASCII: \\u escapes
+        return json_light.dumps(answer) if answer else ""  # ASCII: \\u escapes
     except BaseException as exc:  # a hook must never break the agent
         log_hook_error(project, name, exc, session)
         return ""
