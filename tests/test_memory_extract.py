@@ -472,3 +472,19 @@ def test_codex_request_user_input_answers_are_the_users_choices_and_words() -> N
         (ItemType.DECISION, "SQLite (Recommended) — Which store should the cache use?"),
         (ItemType.CONSTRAINT, "Avoid network services."),  # the note: the user's words; a fact asked for is no choice
     ]
+
+
+def test_a_codex_proposed_plan_states_the_agents_choices_and_the_plans_rules() -> None:
+    plan = ("I checked the feeds.\n\n<proposed_plan>\n# Price cache\n\n## Summary\nWe'll use SQLite for the cache.\n\n"
+            "## Rules\n- Prices are fixed-point integers. Floating-point values must not enter the risk checks.\n"
+            "- Create the schema first.\n</proposed_plan>")
+    entries = [
+        _e(0, Kind.USER, "Add a cache to the price fetcher."),
+        _e(1, Kind.ASSISTANT, plan),
+        _e(2, Kind.USER, "- keep the cache in memory", 2),  # the reply to the plan: the way chosen
+    ]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)][1:] == [
+        (ItemType.DECISION, "We'll use SQLite for the cache."),
+        (ItemType.CONSTRAINT, "Floating-point values must not enter the risk checks."),
+        (ItemType.DECISION, "keep the cache in memory"),
+    ]

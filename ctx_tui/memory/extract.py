@@ -32,7 +32,8 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
   sounds best") and "yes, X" to the agent's offer the user's words; the
   agent's own pick ("My recommendation: X", "Recommended: X") and its
   announced way of working ("I'll merge them", "I'll spawn three agents",
-  "X first, then Y") are kept; ``ExitPlanMode``'s plan is read like assistant text. A
+  "X first, then Y") are kept; ``ExitPlanMode``'s plan and Codex's ``<proposed_plan>`` are read like
+  assistant text, and their binding sentences ("X must not …", "never …") are constraints. A
   ``because``/``since``/``so that`` clause is the rationale, file paths the
   affected files.
 * **Progress** — the latest plan of ``TodoWrite`` / ``update_plan``: in
@@ -589,6 +590,8 @@ _FACT_QUESTION = re.compile(
     r"what (?:\w+ )?can you\b)|\bdo (?:you|they|we) (?:\w+ )?have\b",
     re.I,
 )
+_PROPOSED_PLAN_TAG = "<proposed_plan>"
+_PROPOSED_PLAN = re.compile(r"<proposed_plan>(.*?)(?:</proposed_plan>|$)", re.S)
 #: Codex's ``request_user_input``: the user's picks (option labels) and notes (``user_note: …``) by question id.
 _USER_INPUT_TOOL = "request_user_input"
 _NOTE_HEAD = "user_note:"
@@ -638,16 +641,17 @@ class _Extractor:
             last = _split(_clean_line(entry.text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
             self.last_asked = bool(last) and last[0].endswith("?")
             self.choice_asked = self.last_asked and _CHOICE_ASKED.search(last[0]) is not None
+            if _PROPOSED_PLAN_TAG in entry.text:  # Codex plan mode: the plan the user is asked to approve
+                for plan in _PROPOSED_PLAN.findall(entry.text):
+                    self._plan(plan, entry)
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
             if progress:
                 self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)
         elif kind is Kind.TOOL_CALL and entry.tool_name == "ExitPlanMode":
             plan = (entry.tool_input or {}).get("plan")
-            self.choice_asked = True  # the user is asked to approve the plan
-            if isinstance(plan, str):  # the plan the user is asked to approve: its decisions are the assistant's
-                for statement in self.statements("assistant", plan):
-                    self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+            if isinstance(plan, str):
+                self._plan(plan, entry)
         elif kind is Kind.TOOL_CALL and entry.tool_name == _USER_INPUT_TOOL:
             questions = (entry.tool_input or {}).get("questions")
             if isinstance(questions, list):
@@ -666,6 +670,16 @@ class _Extractor:
                 if _has_text(note):
                     note_type = classify(note, "user") or ItemType.CONSTRAINT
                     self._add(_make(note_type, note, entry))
+
+    def _plan(self, plan: str, entry: Entry) -> None:
+        """The plan the user is asked to approve (``ExitPlanMode``, Codex's ``<proposed_plan>``): its decisions are the
+        assistant's, and the reply to it is the user's way chosen."""
+        self.choice_asked = True
+        for statement in self.statements("assistant", plan):
+            self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
+        for statement in self.statements("user", plan):
+            if statement[0] is ItemType.CONSTRAINT:  # "Floating-point values must not enter …": a rule of the plan
+                self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
 
     def _user_input(self, entry: Entry) -> None:
         """The user's answers to Codex's ``request_user_input``: each option picked a decision (not the answer to a
