@@ -488,3 +488,13 @@ def test_a_codex_proposed_plan_states_the_agents_choices_and_the_plans_rules() -
         (ItemType.CONSTRAINT, "Floating-point values must not enter the risk checks."),
         (ItemType.DECISION, "keep the cache in memory"),
     ]
+
+
+def test_a_link_above_the_ask_and_a_question_without_its_mark() -> None:
+    prompt = "https://example.com/hackathon/brief\n\ni want to build a fast trading tool what should i build, give some ideas"
+    entries = [_e(0, Kind.USER, prompt)]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)] == [
+        (ItemType.GOAL, "i want to build a fast trading tool what should i build, give some ideas"),
+    ]
+    assert classify("not sure how we should store it, ideas welcome", "user") is None
+    assert classify("we should store it in the keychain", "user") is ItemType.CONSTRAINT

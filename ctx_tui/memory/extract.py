@@ -158,6 +158,8 @@ _INFO_QUESTION = re.compile(
 #: Openings the closed-class imperative test takes for a verb: a determiner, a contraction typed without its
 #: apostrophe ("all three, privacy and remote access", "Im sure you can …").
 _NOT_A_VERB = re.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
+#: A bare link: context for the ask, not one ("https://example.com/brief" above the request).
+_LINK_ONLY = re.compile(r"^(?:https?://|www\.)\S+$", re.I)
 #: Information asked for in the imperative ("tell me more about X", "show me the JSON"): no new task.
 _INFO_REQUEST = re.compile(r"^(?:please\s+)?(?:(?:tell|show|give) me\b|explain|describe)\b", re.I)
 #: Work asked for as a question ("can you …", "could we …", "how do we …").
@@ -469,7 +471,7 @@ def _asks(sentence: str) -> bool:
     """True when ``sentence`` asks for work: an imperative, a want, a request (also put as a question)."""
     if _REQUEST_QUESTION.match(sentence):
         return True
-    if _is_question(sentence) or not sentence[:1].isalpha() or _NOT_A_VERB.match(sentence):
+    if _is_question(sentence) or not sentence[:1].isalpha() or _NOT_A_VERB.match(sentence) or _LINK_ONLY.match(sentence):
         return False
     return (is_imperative(sentence) and not _DECLARATIVE.match(sentence)) or _ASK.search(sentence) is not None or _WANT.match(sentence) is not None
 
