@@ -498,3 +498,18 @@ def test_a_link_above_the_ask_and_a_question_without_its_mark() -> None:
     ]
     assert classify("not sure how we should store it, ideas welcome", "user") is None
     assert classify("we should store it in the keychain", "user") is ItemType.CONSTRAINT
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Prioritize low-level systems design over AI wrappers.", ItemType.USER_PREFERENCE),
+        ("Optimize for readability, not cleverness", ItemType.USER_PREFERENCE),
+        ("a CLI would be even nicer than a web UI", ItemType.USER_PREFERENCE),
+        ("prioritize the login bug today", None),  # the order of today's work
+        ("optimize the slow query", None),
+        ("would it be better to use redis?", None),
+    ],
+)
+def test_a_priority_or_a_comparison_states_a_taste(sentence: str, expected: ItemType | None) -> None:
+    assert classify(sentence, "user") is expected

@@ -127,6 +127,15 @@ _TASTE = re.compile(
     r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)(?!.*\b(?:anymore|any more|any longer)\b)",
     re.I,
 )
+#: A priority set: "prioritize systems design over AI wrappers", "optimize for latency", "favor composition"
+#: (not the order of today's work: "prioritize the login bug today").
+_PRIORITY = re.compile(
+    r"(?:prioriti[sz]e|favou?r|optimi[sz]e for|emphasi[sz]e)\b"
+    r"(?!.*\b(?:today|tonight|right now|first|next|this (?:week|sprint|time|morning|afternoon|run))\b)",
+    re.I,
+)
+#: "X would be even better", "a CLI would be nicer": a taste stated by comparison.
+_BETTER = re.compile(r"\bwould be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable)\b", re.I)
 #: "when you paste yaml, give me the whole manifest": a habit asked for whenever something recurs.
 _HABIT = re.compile(
     r"\bwhenever you\b.{3,80}?,\s*(?:pls |please |just )?[a-z]|"
@@ -270,7 +279,7 @@ def taste_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A user's sentence says a taste by a frame."""
     return bool(
         _TASTE.search(s) or _HABIT.search(s) or _ANSWER_STYLE.search(s) or _KEEP_QUALITY.match(body)
-        or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
+        or _PRIORITY.match(body) or _BETTER.search(s) or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
     )
 
 

@@ -146,7 +146,8 @@ _TRIGGER = re.compile(
     r"we (?:decide|take|pick|choose|use|adopt)|went with|picked|chose|chosen|selected|gone with|banned|freeze|used to|approve|enough|prohibited|"
     r"disallowed|permitted|requirement|negotiable|a must|no-go|not an option|not to be|touching|changing|"
     r"editing|deleting|removing|pushing|adding|bumping|upgrading|preference|stand|go for|go ahead|"
-    r"way to go|wins|switching|migrating|using|won'?t|not going to)\b|==\d|"
+    r"way to go|wins|switching|migrating|using|won'?t|not going to|prioriti[sz]e|favou?r|optimi[sz]e for|emphasi[sz]e|"
+    r"would be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable))\b|==\d|"
     r"(?:^|[.!?;。！？]\s*)" + LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
