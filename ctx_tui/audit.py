@@ -9,17 +9,18 @@ processes appending at once never lose or interleave a line.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import os
 
-from ctx_tui.kinds import now_iso_ms
-from ctx_tui.paths import state_dir
+from ctx_tui import json_light
+from ctx_tui.kinds_plain import now_iso_ms
+from ctx_tui.paths import STATE_DIR, state_dir
 from ctx_tui.storage import append_line, open_regular
 
-TYPE_CHECKING = False  # typing is not imported at run time: the hooks record events
+TYPE_CHECKING = False  # typing is not imported at run time: the hooks record events (nor pathlib)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
 AUDIT_FILE = "audit.jsonl"
@@ -29,13 +30,14 @@ def audit_path(project: Path) -> Path:
     return state_dir(project) / AUDIT_FILE
 
 
-def record(project: Path, action: str, session: str | None = None, **details: Any) -> dict[str, Any]:
+def record(project: Path | str, action: str, session: str | None = None, **details: Any) -> dict[str, Any]:
     """Append one event and return it.
 
-    The line is written with the standard json module: an event is small, and
-    the prompt hook records one each time it delivers a restatement, where
-    importing orjson (and the dataclasses and inspect it loads) would cost more
-    than the interpreter's own start-up.
+    The line is the standard json module's text (json_light): an event is
+    small, and the prompt hook records one each time it delivers a
+    restatement, where importing orjson (and the dataclasses and inspect it
+    loads), or json itself (re, enum), would cost more than the interpreter's
+    own start-up. ``project`` may be a string (the hooks' folder).
     """
     event = {
         "time": now_iso_ms(),
@@ -43,7 +45,7 @@ def record(project: Path, action: str, session: str | None = None, **details: An
         "action": action,
         "details": details,
     }
-    append_line(audit_path(project), json.dumps(event, default=str, ensure_ascii=False, separators=(",", ":")))
+    append_line(os.path.join(project, STATE_DIR, AUDIT_FILE), json_light.dumps(event, ensure_ascii=False, default=str))
     return event
 
 

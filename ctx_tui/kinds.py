@@ -5,18 +5,23 @@ model on these. They live apart, at the bottom of the layers, because the
 config and compression name them without depending on the memory package, and
 because the Claude Code prompt hook runs on every prompt and needs only the
 importance order (to sort a restatement): importing the memory models (and,
-when they were pydantic's, building them) would cost it more than needed.
+when they were pydantic's, building them) would cost it more than needed. The
+hooks import even less: :mod:`ctx_tui.kinds_plain` (no enum), which this module
+re-exports.
 """
 
 from __future__ import annotations
 
-import re
-import time
 from enum import StrEnum
 
 from ctx_tui.errors import CtxError
+from ctx_tui.kinds_plain import IMPORTANCE_RANKS
+from ctx_tui.kinds_plain import importance_rank as importance_rank  # re-exported: the hooks import kinds_plain
+from ctx_tui.kinds_plain import normalise_content as normalise_content
+from ctx_tui.kinds_plain import now_iso as now_iso
+from ctx_tui.kinds_plain import now_iso_ms as now_iso_ms
 
-TYPE_CHECKING = False  # typing is not imported at run time: the prompt hook imports this module
+TYPE_CHECKING = False  # typing is not imported at run time
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -47,15 +52,7 @@ class Importance(StrEnum):
     @property
     def rank(self) -> int:
         """2 for high, 1 for medium, 0 for low (for sorting and thresholds)."""
-        return {"high": 2, "medium": 1, "low": 0}[self.value]
-
-
-def importance_rank(value: object) -> int:
-    """:attr:`Importance.rank` of an importance or its name; -1 for anything else (sorts after low)."""
-    try:
-        return Importance(str(getattr(value, "value", value))).rank
-    except ValueError:
-        return -1
+        return IMPORTANCE_RANKS[self.value]
 
 
 _HIGH = {ItemType.GOAL, ItemType.CONSTRAINT, ItemType.USER_PREFERENCE, ItemType.CRITICAL_INFO}
@@ -83,25 +80,3 @@ def parse_item_type(text: str) -> ItemType:
     except ValueError:
         known = ", ".join(t.value for t in ItemType)
         raise CtxError(f"unknown item type {text!r}; known types: {known}") from None
-
-
-def now_iso() -> str:
-    """The UTC time as ``datetime.now(timezone.utc).isoformat(timespec="seconds")`` writes it.
-
-    From the time module: the prompt hook and the audit log do not import datetime
-    (its module defines the pure-Python classes before loading the C ones: ~1.3 ms).
-    """
-    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time_ns() // 1_000_000_000))
-
-
-def now_iso_ms() -> str:
-    """:func:`now_iso` with milliseconds, as ``isoformat(timespec="milliseconds")`` writes them."""
-    ns = time.time_ns()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}+00:00"
-
-
-def normalise_content(text: str) -> str:
-    """Content compared for duplicates: case-folded, whitespace collapsed, end punctuation dropped."""
-    return re.sub(r"\s+", " ", text).strip().casefold().rstrip(".!;:, ")
-
-

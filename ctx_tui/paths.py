@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 TYPE_CHECKING = False
@@ -53,6 +54,23 @@ def session_memory_file(project: str | os.PathLike[str], session_id: str) -> str
     """:func:`session_memory_path` as a string: the ``SessionStart`` hook sees there is none
     without importing the model, or pathlib."""
     return os.path.join(project, *_memory_parts(session_id))
+
+
+#: What ``Path.exists()`` reads as "no such file" (pathlib's ``_IGNORED_ERRNOS``).
+_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def file_exists(path: str) -> bool:
+    """``Path(path).exists()``, without pathlib: a missing file (or folder on the way) is False, other errors raise."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return False
+        raise
+    except ValueError:  # a NUL in the name
+        return False
+    return True
 
 
 def safe_name(text: str, fallback: str = "session") -> str:

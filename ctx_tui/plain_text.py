@@ -28,10 +28,9 @@ see that they were there; its input fields and the clipboard get
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline runs this module
 if TYPE_CHECKING:
+    import re
     from typing import Any, TextIO
 
 #: The patterns by name, compiled on first use (:func:`pattern`): printable text
@@ -65,6 +64,8 @@ def pattern(name: str) -> re.Pattern[str]:
     """The compiled pattern ``name`` of :data:`_SOURCES` (also ``plain_text.NAME``)."""
     compiled = _COMPILED.get(name)
     if compiled is None:
+        import re  # here: printable text needs no pattern, and the hooks deliver without re (and enum)
+
         compiled = _COMPILED[name] = re.compile(_SOURCES[name])
     return compiled
 
@@ -106,7 +107,14 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 
 def terminal_text(text: str) -> str:
-    """``text`` fit for a terminal or a clipboard: lines and tabs kept; no escape, control or invisible character."""
+    """``text`` fit for a terminal or a clipboard: lines and tabs kept; no escape, control or invisible character.
+
+    Text that is printable but for its newlines and tabs is returned as it is:
+    every character the patterns remove is unprintable (``str.isprintable``),
+    so no pattern is compiled for it (``ctx-tui --help``: 6M instructions).
+    """
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
     return pattern("INVISIBLE_CHARS").sub("", clean_block(text))
 
 

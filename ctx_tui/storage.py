@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from ctx_tui.errors import CtxError
 
+# Nor re, pathlib, contextlib or collections.abc at import time: the prompt hook
+# delivers a restatement through locked, read_regular and append_line on
+# string paths, and those imports (re with enum, pathlib with urllib.parse,
+# ipaddress and fnmatch) were more than a bare Python start (docs/performance.md).
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): the status line and the hooks import this module
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from pathlib import Path
+    from types import TracebackType
+    from typing import Any, BinaryIO
 
 try:
     import fcntl
@@ -127,7 +129,7 @@ class LockTimeout(CtxError):
     """Another process held a file's lock longer than the timeout."""
 
 
-def _flock(target: Path, timeout: float) -> int | None:
+def _flock(target: str, timeout: float) -> int | None:
     """An open descriptor of ``target`` holding its exclusive flock; None when the filesystem has no flock.
 
     The same lock ``filelock`` takes on POSIX (``flock`` on the ``.lock`` file,
@@ -160,40 +162,53 @@ def _flock(target: Path, timeout: float) -> int | None:
         os.close(fd)  # the lock file was replaced while we waited: lock the one in place
 
 
-@contextmanager
-def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+class locked:  # noqa: N801 (used as a function: ``with locked(path):``)
     """Hold the cross-process lock that guards ``path`` (read-modify-write).
 
-    ``timeout`` 0 tries once. Raises :class:`LockTimeout` when the lock stays taken.
+    ``timeout`` 0 tries once. Raises :class:`LockTimeout` when the lock stays
+    taken. A class rather than a ``contextlib.contextmanager``: the prompt hook
+    does not import contextlib. ``path`` may be a string (the hooks' paths).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    target = lock_path(path)
-    fd = _flock(target, timeout) if fcntl is not None else None
-    if fd is None:
-        from filelock import FileLock, Timeout  # Windows, or a filesystem without flock
 
-        try:
-            with FileLock(str(target), timeout=timeout):
-                yield
-        except Timeout:
-            raise LockTimeout(f"{target}: locked by another process for over {timeout:g} s; try again") from None
-        return
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+    def __init__(self, path: Path | str, timeout: float = LOCK_TIMEOUT_S) -> None:
+        self.path = os.fspath(path)
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._soft: Any = None  # filelock's lock, where flock is not there
+
+    def __enter__(self) -> None:
+        os.makedirs(os.path.dirname(self.path) or os.curdir, exist_ok=True)
+        target = self.path + ".lock"  # lock_path's name
+        self._fd = _flock(target, self.timeout) if fcntl is not None else None
+        if self._fd is None:
+            from filelock import FileLock, Timeout  # Windows, or a filesystem without flock
+
+            soft = FileLock(target, timeout=self.timeout)
+            try:
+                soft.acquire()
+            except Timeout:
+                raise LockTimeout(f"{target}: locked by another process for over {self.timeout:g} s; try again") from None
+            self._soft = soft
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._soft is not None:
+            self._soft.release()
+            self._soft = None
+        elif self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 #: Temp files are named ``.<target name>.ctx-tui-<pid>-<random>.tmp``: recognisable, and the
-#: writer's pid says whether a leftover's owner is still alive.
-_TEMP_RE = re.compile(r"^\..+\.ctx-tui-(\d+)-[0-9a-f]{8}\.tmp$")
+#: writer's pid says whether a leftover's owner is still alive (compiled by the first write).
+_TEMP_PATTERN = r"^\..+\.ctx-tui-(\d+)-[0-9a-f]{8}\.tmp$"
 #: A temp file older than this whose writer is gone is a leftover of a killed process.
 STALE_TEMP_S = 60.0
 
 
 def temp_name(path: Path) -> Path:
-    """A fresh temp name beside ``path`` (see ``_TEMP_RE``)."""
+    """A fresh temp name beside ``path`` (see ``_TEMP_PATTERN``)."""
     return path.with_name(f".{path.name}.ctx-tui-{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
@@ -213,14 +228,18 @@ def remove_stale_temps(folder: Path, now: float | None = None) -> list[Path]:
     Run before each write, so a process killed between writing its temp file
     and renaming it (``kill -9``, power loss) leaves nothing behind for long.
     """
+    import re
+    from pathlib import Path
+
     now = time.time() if now is None else now
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return removed
+    temp_re = re.compile(_TEMP_PATTERN)  # re's cache keeps it
     for entry in entries:
-        match = _TEMP_RE.match(entry.name)
+        match = temp_re.match(entry.name)
         if match is None or int(match.group(1)) == os.getpid():
             continue
         try:
@@ -239,7 +258,11 @@ def resolve_target(path: Path) -> Path:
     Writing beside the symlink and renaming over it would replace the link with
     a plain file and leave its target (a dotfiles repo's MEMORY.md, say) stale.
     """
-    return Path(os.path.realpath(path)) if os.path.islink(path) else path
+    if not os.path.islink(path):
+        return path
+    from pathlib import Path
+
+    return Path(os.path.realpath(path))
 
 
 def _write_temp(path: Path, payload: bytes, mode: int | None = None) -> Path:
@@ -290,7 +313,7 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         raise
 
 
-def append_line(path: Path, line: str) -> None:
+def append_line(path: Path | str, line: str) -> None:
     """Append one line (newline added) under the file's lock, in a single write."""
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     with locked(path):

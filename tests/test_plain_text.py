@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctx_tui.plain_text import clean_block, one_line, strip_escapes
+from ctx_tui.plain_text import clean_block, one_line, strip_escapes, terminal_text
 
 OSC8_LINK = "\x1b]8;;https://evil.example/x\x1b\\click me\x1b]8;;\x1b\\"
 OSC52_CLIPBOARD = "before\x1b]52;c;cm0gLXJmIH4K\x07after"
@@ -113,3 +113,10 @@ def test_the_printable_fast_path_is_the_patterns_answer(text: str) -> None:
 
     slow = plain_text.pattern("INVISIBLE_CHARS").sub(" ", plain_text.pattern("CONTROL_CHARS").sub(" ", strip_escapes(text)))
     assert one_line(text) == " ".join(slow.split())
+
+
+@given(st.lists(st.text() | st.sampled_from(["\n", "\t", "\r\n", "\x1b[31m", "\u202e", "plain words"])).map("".join))
+def test_terminal_texts_printable_fast_path_is_the_patterns_answer(text: str) -> None:
+    from ctx_tui import plain_text
+
+    assert terminal_text(text) == plain_text.pattern("INVISIBLE_CHARS").sub("", clean_block(text))

@@ -88,7 +88,8 @@ def test_hooks_with_nothing_to_do_import_no_pathlib_typing_or_contextlib(tmp_pat
 
 
 def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path) -> None:
-    """Delivering a restatement, and re-injecting from the notes record (pathlib they still need)."""
+    """Delivering a restatement imports none of the modules the empty prompt hook skips either;
+    re-injecting from the notes record no typing or datetime (memory.session_notes needs pathlib)."""
     transcript = write_transcript(tmp_path, ["Build the exporter."])
     enqueue(tmp_path, SESSION_ID, [QueuedItem("no-push", "constraint", "high", "Never push to main without a review")])
     register(tmp_path, "g", "goal", "Build the inventory CLI")
@@ -97,6 +98,7 @@ def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path
     start = _probe(tmp_path, "hook", "session-start", bare=True,
                    stdin=hook_stdin(tmp_path, "SessionStart", transcript, source="compact"))
     assert "Never push to main" in prompt["stdout"] and "Build the inventory CLI" in start["stdout"]
+    assert STDLIB_SKIPPED & set(prompt["modules"]) == set()
     for run in (prompt, start):
         assert {"typing", "datetime"} & set(run["modules"]) == set()
 
@@ -104,10 +106,10 @@ def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path
 def test_the_time_stamps_are_datetimes(monkeypatch) -> None:
     from datetime import datetime, timezone
 
-    from ctx_tui import kinds
+    from ctx_tui import kinds, kinds_plain
 
     for ns in (0, 1_764_650_191_999_999_999, 1_764_650_191_000_500_000, 1_764_650_191_123_456_789):
-        monkeypatch.setattr(kinds.time, "time_ns", lambda ns=ns: ns)
+        monkeypatch.setattr(kinds_plain.time, "time_ns", lambda ns=ns: ns)
         when = datetime.fromtimestamp(ns // 1000 / 1_000_000, timezone.utc)
         assert kinds.now_iso_ms() == when.isoformat(timespec="milliseconds")
         assert kinds.now_iso() == when.isoformat(timespec="seconds")
@@ -142,7 +144,7 @@ SESSION_START_NOTHING = {
 }
 #: ... and when it re-injects from the notes record ctx-tui wrote beside the memory file.
 SESSION_START_NOTES = SESSION_START_NOTHING | {
-    "ctx_tui.memory", "ctx_tui.memory.session_notes", "ctx_tui.kinds", "ctx_tui.storage",
+    "ctx_tui.memory", "ctx_tui.memory.session_notes", "ctx_tui.kinds_plain", "ctx_tui.storage",
     "ctx_tui.audit", "ctx_tui.actions.restate_queue", "ctx_tui.plain_text",
 }
 
@@ -267,7 +269,7 @@ def test_the_hooks_string_paths_are_the_paths_of_the_rest(tmp_path: Path, monkey
 
 
 def test_the_prompt_hooks_exists_is_pathlibs(tmp_path: Path) -> None:
-    from ctx_tui.actions.hooks import _exists
+    from ctx_tui.paths import file_exists as _exists
 
     (tmp_path / "file").write_text("")
     (tmp_path / "loop").symlink_to(tmp_path / "loop")

@@ -19,11 +19,10 @@ back to the agent. Each hook then answers in the time it takes Python to start.
 
 from __future__ import annotations
 
-import errno
 import os
 
 from ctx_tui.actions.hook_runtime import HookInput, HookInputError, disarm, log_hook_error
-from ctx_tui.paths import config_files, restate_queue_file, session_memory_file
+from ctx_tui.paths import config_files, file_exists, restate_queue_file, session_memory_file
 
 TYPE_CHECKING = False  # typing is not imported at run time
 
@@ -51,8 +50,6 @@ LIMIT_FIELD = "ctx_tui_limit_bytes"
 DEFERRED_JOBS = ("pre-compact", "auto-refresh")
 #: How long the prompt hook waits for the queue's lock; on a timeout the queue stays for the next prompt.
 TAKE_LOCK_TIMEOUT_S = 0.3
-#: What ``Path.exists()`` reads as "no such file" (pathlib's ``_IGNORED_ERRNOS``).
-_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 
 
 def _config(hook: HookInput, name: str) -> Config | None:
@@ -64,19 +61,6 @@ def _config(hook: HookInput, name: str) -> Config | None:
     except Exception as exc:
         log_hook_error(hook.cwd, name, exc, hook.session_id)
         return None
-
-
-def _exists(path: str) -> bool:
-    """``Path(path).exists()``, without pathlib: a missing file (or folder on the way) is False, other errors raise."""
-    try:
-        os.stat(path)
-    except OSError as exc:
-        if exc.errno in _MISSING:
-            return False
-        raise
-    except ValueError:  # a NUL in the name
-        return False
-    return True
 
 
 def _context(event: str, text: str) -> dict[str, Any]:
@@ -202,18 +186,18 @@ def user_prompt_submit(hook: HookInput) -> dict[str, Any] | None:
             spawn_deferred("auto-refresh", hook, _transcript(hook).stat().st_size)
         except Exception as exc:  # the queue is still delivered
             log_hook_error(hook.cwd, "user-prompt-submit", exc, hook.session_id)
-    if not _exists(restate_queue_file(hook.folder, hook.session_id)):
+    if not file_exists(restate_queue_file(hook.folder, hook.session_id)):
         return None  # the common case: answered without loading the queue's code, or pathlib
     from ctx_tui import audit  # see _heavy_imports_note
     from ctx_tui.actions.restate_queue import restatement_text, take_restatements
 
     disarm()  # the commit point: what is taken from the queue is printed
-    items = take_restatements(hook.cwd, hook.session_id, lock_timeout=TAKE_LOCK_TIMEOUT_S)
+    items = take_restatements(hook.folder, hook.session_id, lock_timeout=TAKE_LOCK_TIMEOUT_S)
     text = restatement_text(items)
     if not text:
         return None
     audit.record(
-        hook.cwd,
+        hook.folder,  # a string: the delivery imports no pathlib
         "restate.delivered",
         session=hook.session_id,
         items=[i.id for i in items],

@@ -16,21 +16,23 @@ same lock and removes the file before releasing it, so two hooks running at
 once can never deliver the same item twice. A damaged queue file is moved
 aside (kept, never deleted) and the queue starts empty.
 
-This module is what the prompt hook runs on every prompt, so it stays light:
-no pydantic, no orjson (the files are small; the standard json module reads
-them), no dataclasses (``import dataclasses`` pulls in ``inspect``, ~9 ms of
-the hook's ~30 ms budget). Restating an item, which changes session memory,
-lives in :mod:`ctx_tui.actions.restate`.
+This module is what the prompt hook runs when something waits, so it stays
+light: no pydantic, no orjson (the files are small; json_light reads them
+with the json module's C scanner, without json's import of re), no
+dataclasses (``import dataclasses`` pulls in ``inspect``, ~9 ms of the hook's
+~30 ms budget), no pathlib (:func:`take_restatements` works on the string
+path), no enum (kinds_plain). Restating an item, which changes session
+memory, lives in :mod:`ctx_tui.actions.restate`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections import namedtuple
-from pathlib import Path
 
-from ctx_tui.kinds import importance_rank, normalise_content, now_iso
+from ctx_tui import json_light
+from ctx_tui.kinds_plain import importance_rank, normalise_content, now_iso
+from ctx_tui.paths import file_exists, restate_queue_file
 from ctx_tui.paths import restate_queue_path as queue_path
 from ctx_tui.plain_text import one_line
 from ctx_tui.storage import LOCK_TIMEOUT_S, locked, read_regular, write_atomic
@@ -39,6 +41,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (NamedTuple: collect
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from pathlib import Path
     from typing import Any, Literal
 
     from ctx_tui.memory.items import TrackedItem
@@ -95,7 +98,7 @@ def queued_item_from(item: TrackedItem, reason: Reason = "manual") -> QueuedItem
 
 
 def _parse_items(raw: bytes) -> list[QueuedItem]:
-    data = json.loads(raw)  # a small file read by the prompt hook: no orjson import (hook_runtime)
+    data = json_light.loads(raw)  # a small file read by the prompt hook: no orjson, no json (hook_runtime)
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise ValueError("not a restatement queue (no 'items' list)")
     items = []
@@ -115,7 +118,7 @@ def _parse_items(raw: bytes) -> list[QueuedItem]:
     return items
 
 
-def _read_queue(path: Path) -> list[QueuedItem]:
+def _read_queue(path: Path | str) -> list[QueuedItem]:
     """The queue's items; a damaged file is renamed ``*.damaged-<time>`` and reads as empty.
 
     The caller holds the queue's lock.
@@ -130,11 +133,13 @@ def _read_queue(path: Path) -> list[QueuedItem]:
         from datetime import datetime, timezone  # a damaged queue only (see kinds.now_iso)
 
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-        os.replace(path, path.with_name(f"{path.name}.damaged-{stamp}"))
+        os.replace(path, f"{os.fspath(path)}.damaged-{stamp}")
         return []
 
 
 def _write_queue(path: Path, session_id: str, items: Sequence[QueuedItem]) -> None:
+    import json  # the writers (refresh, the dashboard, auto-refresh): json_light writes no indented text
+
     payload = {"version": QUEUE_VERSION, "session_id": session_id, "items": [i._asdict() for i in items]}
     write_atomic(path, json.dumps(payload, ensure_ascii=False, indent=2))
 
@@ -173,19 +178,21 @@ def pending_restatements(project: Path, session_id: str) -> list[QueuedItem]:
         return _read_queue(path)
 
 
-def take_restatements(project: Path, session_id: str, lock_timeout: float = LOCK_TIMEOUT_S) -> list[QueuedItem]:
+def take_restatements(
+    project: Path | str, session_id: str, lock_timeout: float = LOCK_TIMEOUT_S
+) -> list[QueuedItem]:
     """Empty the queue and return what it held; concurrent takers never both get an item.
 
     Cheap when nothing waits: no lock is taken and nothing is created. A lock
     not had within ``lock_timeout`` raises ``storage.LockTimeout`` (the queue is untouched).
     """
-    path = queue_path(project, session_id)
-    if not path.exists():
+    path = restate_queue_file(project, session_id)
+    if not file_exists(path):
         return []
     with locked(path, lock_timeout):
         items = _read_queue(path)
         try:
-            path.unlink()
+            os.unlink(path)
         except FileNotFoundError:
             pass
     return items
