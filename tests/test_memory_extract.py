@@ -513,3 +513,24 @@ def test_a_link_above_the_ask_and_a_question_without_its_mark() -> None:
 )
 def test_a_priority_or_a_comparison_states_a_taste(sentence: str, expected: ItemType | None) -> None:
     assert classify(sentence, "user") is expected
+
+
+def test_a_pasted_agent_session_is_not_the_users_words() -> None:
+    paste = (
+        "Next Steps\n- Tag the release\n"
+        "Thinking: The user wants a release. We should NOT commit the keypair. I must check the .gitignore first.\n"
+        "# Check git status\n$ git status\nChanges not staged for commit: src/lib.rs\n"
+        "Thinking: The keypair should be ignored. I'll add it to .gitignore.\n"
+        "▣  Build · Model · 4m 32s\n"
+    )
+    entries = [_e(0, Kind.USER, paste + "Continue with the release. Never force-push."), _e(1, Kind.USER, "fix the flaky test in ci.yml", 2)]
+    assert [(x.item.type, x.item.content) for x in extract_items(entries)] == [
+        (ItemType.GOAL, "Continue with the release."),
+        (ItemType.CONSTRAINT, "Never force-push."),
+        (ItemType.GOAL, "fix the flaky test in ci.yml"),
+    ]
+    above = "Summarise what went wrong here, never guess:\n" + paste[paste.index("Thinking") :]  # typed above the paste
+    assert [x.item.content for x in extract_items([_e(0, Kind.USER, above)])] == [
+        "Summarise what went wrong here, never guess:",
+        "never guess:",
+    ]

@@ -41,7 +41,8 @@ sentence at a time by :func:`~ctx_tui.memory.sentence_types.classify`):
 * **Memory notes** — a Claude Code ``<user-memory-input>`` note is a
   standing rule of the user's.
 
-Never a source: tool results (but the user's answers), thinking, system text (but memory notes),
+Never a source: tool results (but the user's answers), thinking, system text (but memory notes), a pasted agent
+session inside a prompt (its reasoning, tool lines and output: the prompt's own words are typed below or above it),
 compaction summaries, sub-agent traffic, questions (also without their mark), code blocks, quoted and
 tagged blocks, pasted command output and agent UI, fixture/redaction placeholders.
 
@@ -158,6 +159,10 @@ _INFO_QUESTION = re.compile(
 #: Openings the closed-class imperative test takes for a verb: a determiner, a contraction typed without its
 #: apostrophe ("all three, privacy and remote access", "Im sure you can …").
 _NOT_A_VERB = re.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
+#: A pasted agent session: its reasoning lines ("Thinking: …", as coding agents' terminals show them) and the lines of
+#: its interface (turn footers, tool calls, "Click to expand").
+_PASTED_REASONING = re.compile(r"^[ \t]*(?:[✻∴*]\s*)?Thinking(?::|…|\.\.\.)", re.M)
+_PASTED_AGENT_LINE = re.compile(r"^[ \t]*(?:▣|[✱→←⏺⎿]\s|\$ |Click to expand).*$", re.M)
 #: A bare link: context for the ask, not one ("https://example.com/brief" above the request).
 _LINK_ONLY = re.compile(r"^(?:https?://|www\.)\S+$", re.I)
 #: Information asked for in the imperative ("tell me more about X", "show me the JSON"): no new task.
@@ -362,6 +367,8 @@ def _statements(role: str, key: str | bytes) -> tuple[Statement, ...]:
     text = key_text(key)
     if not _has_text(text):
         return ()
+    if role == "user" and "Thinking" in text:
+        text = _own_words(text)
     out: list[Statement] = []
     section, alternative, decision_list = "", False, False
     for line in _lines(_PLACEHOLDER.sub(" ", text)):
@@ -443,6 +450,19 @@ def _has_text(text: str) -> bool:
     return any(c.isalnum() for c in _PLACEHOLDER.sub(" ", text))
 
 
+def _own_words(text: str) -> str:
+    """A prompt's own words when it holds a pasted agent session (its reasoning lines, "Thinking: …"): what was typed
+    below the paste, or else above it. The pasted agent's reasoning, tool calls and output are not the user's."""
+    reasoning = [m.start() for m in _PASTED_REASONING.finditer(text)]
+    if len(reasoning) < 2:
+        return text
+    end = text.find("\n", reasoning[-1])  # the paste ends with the last reasoning line or the agent's lines after it
+    for m in _PASTED_AGENT_LINE.finditer(text, reasoning[-1]):
+        end = m.end()
+    after = text[end:] if end >= 0 else ""
+    return after if _has_text(after) else text[: reasoning[0]]
+
+
 def _request_text(text: str) -> str:
     """A prompt without its preamble: IDE context, slash command, file mentions, thinking keywords."""
     heading = None
@@ -450,6 +470,8 @@ def _request_text(text: str) -> str:
         pass
     if heading is not None:
         text = text[heading.end() :]
+    if "Thinking" in text:
+        text = _own_words(text)
     text = _prose(_PLACEHOLDER.sub(" ", text)).strip()
     for _ in range(4):
         before = text
