@@ -534,3 +534,17 @@ def test_a_pasted_agent_session_is_not_the_users_words() -> None:
         "Summarise what went wrong here, never guess:",
         "never guess:",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("yes, lets be cautious and verify at each step", ItemType.USER_PREFERENCE),  # a manner, not a choice
+        ("I'm not really comfortable with telemetry in the build", ItemType.USER_PREFERENCE),
+        ("i don't trust the auto-updater", ItemType.USER_PREFERENCE),
+        ("let's use the queue for the retries", ItemType.DECISION),
+        ("the users are not comfortable with it yet?", None),
+    ],
+)
+def test_a_manner_of_working_or_an_unease_is_a_taste(sentence: str, expected: ItemType | None) -> None:
+    assert classify(sentence, "user") is expected

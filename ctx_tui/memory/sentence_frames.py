@@ -127,6 +127,13 @@ _TASTE = re.compile(
     r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)(?!.*\b(?:anymore|any more|any longer)\b)",
     re.I,
 )
+#: A manner of working asked for ("lets be cautious and verify at each step") and an unease or a distrust stated
+#: ("im not entirely comfortable with X", "I'm wary of auto-updates", "I don't trust that library").
+_MANNER = re.compile(
+    r"\blet'?s be\b|\b(?:i'?m|i am) (?:not )?(?:\w+ )?(?:comfortable|uncomfortable|wary|suspicious) (?:with|of|about)\b|"
+    r"\bi (?:don'?t|dont|do not|never) (?:really |fully |entirely )?trust\b",
+    re.I,
+)
 #: A priority set: "prioritize systems design over AI wrappers", "optimize for latency", "favor composition"
 #: (not the order of today's work: "prioritize the login bug today").
 _PRIORITY = re.compile(
@@ -279,7 +286,7 @@ def taste_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A user's sentence says a taste by a frame."""
     return bool(
         _TASTE.search(s) or _HABIT.search(s) or _ANSWER_STYLE.search(s) or _KEEP_QUALITY.match(body)
-        or _PRIORITY.match(body) or _BETTER.search(s) or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
+        or _PRIORITY.match(body) or _BETTER.search(s) or _MANNER.search(s) or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
     )
 
 

@@ -81,7 +81,7 @@ _LETS = (
     r"(?<=alright ))lets)"
 )
 _DECISION = re.compile(
-    r"\b" + _LETS + r"\s+(?!(?:" + _NOT_A_CHOICE + r")\b)\w+|"
+    r"\b" + _LETS + r"\s+(?!(?:" + _NOT_A_CHOICE + r"|be)\b)\w+|"
     r"\b" + _LETS + r"\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
     r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
     r"(?:go with|go for|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
@@ -147,7 +147,8 @@ _TRIGGER = re.compile(
     r"disallowed|permitted|requirement|negotiable|a must|no-go|not an option|not to be|touching|changing|"
     r"editing|deleting|removing|pushing|adding|bumping|upgrading|preference|stand|go for|go ahead|"
     r"way to go|wins|switching|migrating|using|won'?t|not going to|prioriti[sz]e|favou?r|optimi[sz]e for|emphasi[sz]e|"
-    r"would be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable))\b|==\d|"
+    r"would be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable)|comfortable|uncomfortable|wary|suspicious|"
+    r"trust)\b|==\d|"
     r"(?:^|[.!?;。！？]\s*)" + LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
