@@ -548,3 +548,17 @@ def test_a_pasted_agent_session_is_not_the_users_words() -> None:
 )
 def test_a_manner_of_working_or_an_unease_is_a_taste(sentence: str, expected: ItemType | None) -> None:
     assert classify(sentence, "user") is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("keep it in one file", ItemType.CONSTRAINT),
+        ("do it in a single commit", ItemType.CONSTRAINT),
+        ("put everything in the same module", ItemType.CONSTRAINT),
+        ("put it in one of the slots", None),
+        ("do it in one go", None),
+    ],
+)
+def test_where_the_work_goes_held_is_a_rule(sentence: str, expected: ItemType | None) -> None:
+    assert classify(sentence, "user") is expected

@@ -272,13 +272,22 @@ _FOREIGN_CHOICE = re.compile(
 _FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
 
 
+#: Where the work goes, held: "keep it in one file", "do it in a single commit", "put everything in the same module".
+_ONE_PLACE = re.compile(
+    r"^(?:keep|put|do|write|make|track)\s+(?:it|them|this|everything|all(?: of (?:it|them))?|the \w+(?: \w+)?)\s+"
+    r"(?:in|into|as|within)\s+(?:a single|one|the same|a separate|separate|its own|their own)\s+"
+    r"(?!(?:of|go|sec|second|minute|moment|day|shot|sitting|piece|way|time)\b)\w+",
+    re.I,
+)
+
+
 def rule_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A user's sentence says a rule by a frame (``body``: ``s`` without its "ok, also, please" opening;
     ``foreign``: read the other languages' frames too)."""
     return not _PAST.search(s) and bool(
         _RULE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
         or _PINNED.search(s) or _LIMIT.search(s) or _CANNOT_CHANGE.search(s) or _HOLD.search(body)
-        or _OTHERWISE.search(s) or (foreign and _FOREIGN_RULE.search(s))
+        or _OTHERWISE.search(s) or _ONE_PLACE.match(body) or (foreign and _FOREIGN_RULE.search(s))
     )
 
 

@@ -148,7 +148,7 @@ _TRIGGER = re.compile(
     r"editing|deleting|removing|pushing|adding|bumping|upgrading|preference|stand|go for|go ahead|"
     r"way to go|wins|switching|migrating|using|won'?t|not going to|prioriti[sz]e|favou?r|optimi[sz]e for|emphasi[sz]e|"
     r"would be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable)|comfortable|uncomfortable|wary|suspicious|"
-    r"trust)\b|==\d|"
+    r"trust|(?:in|into|as|within) (?:a single|one|the same|a separate|separate|its own|their own))\b|==\d|"
     r"(?:^|[.!?;。！？]\s*)" + LINKED + r"(?:[\w.+#-]+ (?:over|not) |(?:ok|okay|fine|alright|all right|right|sure|yes|yeah|yep|agreed|deal|sounds good)\b)"
 )
 def classify(sentence: str, role: str) -> ItemType | None:
