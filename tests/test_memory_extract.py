@@ -453,6 +453,22 @@ def test_answers_to_ask_user_question_and_the_exit_plan_are_decisions() -> None:
     ]
 
 
+def test_the_agents_recommendation_accepted_is_a_decision() -> None:
+    advice = "Two ways: a cron job or a systemd timer.\n\nI'd recommend the systemd timer, since it logs to journald. Want me to set it up?"
+    entries = [
+        _e(0, Kind.USER, "Schedule the backup script every night."),
+        _e(1, Kind.ASSISTANT, advice),
+        _e(2, Kind.USER, "yes, go ahead", 2),
+        _e(3, Kind.ASSISTANT, "The simplest fix is to pin the version. Should I also bump the lockfile?", 2),
+        _e(4, Kind.USER, "no, leave the lockfile", 3),  # not an assent: nothing accepted
+        _e(5, Kind.ASSISTANT, "I suggest we look at the logs first. Ok?", 3),
+        _e(6, Kind.USER, "check the cron output too", 4),  # no assent
+    ]
+    assert [x.item.content for x in extract_items(entries) if x.item.type is ItemType.DECISION] == [
+        "I'd recommend the systemd timer, since it logs to journald.",
+    ]
+
+
 def test_codex_request_user_input_answers_are_the_users_choices_and_words() -> None:
     questions = {"questions": [
         {"id": "store", "question": "Which store should the cache use?", "options": [{"label": "SQLite (Recommended)"}]},

@@ -136,6 +136,22 @@ _PICK = re.compile(
     r"(?:the\s+)?(?:best|good|great|right|fine|reasonable|perfect)\b[^.!?\n]*)",
 )
 _YES = re.compile(r"^(?:yes|yeah|yep|sure|ok(?:ay)?)\b[\s,.!]*", re.I)
+#: A prompt that only accepts what the agent proposed: "yes", "ok, go ahead", "sounds good, do it", "lgtm".
+_ACCEPT = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|ok(?:ay)?|sure|great|perfect|good|nice|cool|agreed|approved|fine|alright|absolutely|"
+    r"definitely|lgtm|sounds (?:good|great|right|fine|perfect)|looks (?:good|great|right|fine)|makes sense|that works|"
+    r"works for me|go ahead|go for it|do it|do that|let'?s do (?:it|that|this)|let'?s go|proceed|please|pls|ship it)"
+    r"(?:[\s,.!]+|$))+$",
+    re.I,
+)
+#: The agent's recommendation: "I'd recommend X", "I suggest X", "Option 1 (Recommended)", "the simplest fix is X",
+#: "X is your best bet".
+_RECOMMENDS = re.compile(
+    r"\bI(?:'d| would)? (?:strongly )?(?:recommend|suggest)\b|\bmy (?:recommendation|suggestion)\b|\((?:recommended|suggested)\)|"
+    r"\b(?:best|simplest|cleanest|safest) (?:option|approach|fix|choice|path|bet|solution)\b(?: here| for (?:you|this|now))? is\b|"
+    r"\bis (?:the|your) best (?:bet|option|choice)\b",
+    re.I,
+)
 _REDIRECT = re.compile(
     r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
     r"switch(?:ing)? gears|pivot(?:ing)?)\b[\s,:;.-]*",
@@ -759,10 +775,15 @@ class _Extractor:
                 self._replace(self.task_id, ItemType.GOAL, content, entry, restated=True)
             else:  # the session's goal
                 self._add(_make(ItemType.GOAL, content, entry))
+        accepted = bool(self.last_assistant) and len(request) < 60 and _ACCEPT.match(request) is not None
+        if accepted:
+            advice = _recommendation(self.last_assistant)
+            if advice:  # "yes" / "go ahead" to the agent's "I'd recommend X": X is decided
+                self._add(_make(ItemType.DECISION, advice, entry))
         pick = _PICK.search(text) if self.last_assistant else None
         if pick:  # "7. C sounds best": the user picks one of the options the agent listed
             self._add(_make(ItemType.DECISION, _clean(pick.group(1)), entry))
-        elif self.last_asked and _YES.match(text) and len(_WORD.findall(text)) >= 3:
+        elif self.last_asked and not accepted and _YES.match(text) and len(_WORD.findall(text)) >= 3:
             first = sentences(text)[:1]  # "yes install ccusage" to "Want me to install ccusage?": the offer taken
             if first and classify(first[0], "user") is None:
                 self._add(_make(ItemType.DECISION, _clean(first[0]), entry))
@@ -813,6 +834,17 @@ class _Extractor:
         )
         self.items[item_id] = Extraction(item=item, seq=entry.seq)
         self.terms[item_id] = frozenset()
+
+
+def _recommendation(text: str) -> str | None:
+    """The agent's last recommendation in ``text`` ("I'd recommend X", "Option 2 (Recommended)"), or None."""
+    found = None
+    for line in _lines(text):
+        if "ecommend" in line.text or "ugges" in line.text or "best" in line.text:
+            for sentence in _split(line.text):
+                if _RECOMMENDS.search(sentence) and not sentence.endswith("?") and len(_WORD.findall(sentence)) >= 4:
+                    found = sentence
+    return _clean(found) if found else None
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
