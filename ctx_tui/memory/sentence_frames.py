@@ -26,6 +26,9 @@ the figures and what was declined: docs/memory.md):
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from ctx_tui.memory.alternation import compile_grouped
 
 #: Words a sentence opens with that are not an imperative verb (for finding the ask of a prompt).
 NOT_IMPERATIVE = frozenset(
@@ -83,7 +86,7 @@ _AMOUNT = (
 )
 #: A limit: a limit word with an amount ("budget is 50ms", "512Mi maximum"), or a bound with an
 #: amount held by a binding verb ("keep the pool under 1GB", "can't drop below 99.5%").
-_LIMIT = re.compile(
+_LIMIT = compile_grouped(
     r"\b(?:budget|limit|capped|cap|max|maximum|min|minimum|quota|sla|ceiling|tops out)\b.{0,40}?" + _AMOUNT
     + r"|" + _AMOUNT + r".{0,12}?\b(?:max|maximum|min|minimum|budget|limit|tops)\b|"
     r"\b(?:keep|stay|stays|remain|can'?t|cannot|can not|mustn'?t|must not|may not|shouldn'?t|should not)\b.{0,50}?"
@@ -177,7 +180,7 @@ _CONCEDED = re.compile(
     re.I,
 )
 #: "ECS it is", "X then." — a choice closing the talk; "we're not moving to Y", "X stays" with a concession.
-_SETTLED = re.compile(
+_SETTLED = compile_grouped(
     r"\b(?!(?:as|what|whatever|how|where|here|there|that|this|so|know|wherever|whoever|which)\b)\w+ it is"
     r"(?: for (?:the |our )?[\w-]+(?: [\w-]+)?)?\s*(?:[.!,;—–-]|$)|"
     r"^[\w.+#-]+(?: [\w.+#-]+){0,2} then\s*(?:[.!,;]|$)|"
@@ -193,7 +196,7 @@ _WE_CHOOSE = re.compile(
 #: Verbs of looking into something: "I'll run the tests instead of guessing" chooses nothing.
 _EXPLORE = "see|check|look|try|run|examine|investigate|explore|find|read|test|verify|ask|wait|debug|inspect|search|grep"
 #: "I'll implement X rather than Y", "I went with X", "I have chosen X", "I picked X": a choice of the speaker's.
-_MY_CHOICE = re.compile(
+_MY_CHOICE = compile_grouped(
     r"\b(?:i'?ll|we'll|(?:i|we) will|i'?m going to|i am going to|we'?re going to)\s+(?!(?:" + _EXPLORE + r")\b)\w+\b.{0,120}?"
     r"(?:\b(?:instead of|rather than)\b|, not (?!(?:today|now|tomorrow|tonight|yet|later|this|next)\b)(?:a |an |the )?\w)|"
     r"\b(?:is|are) (?:enough|good enough|plenty)\b[\s,;:—–-]+(?:so )?(?:skip|drop|forget|ditch|no need for|no)\b|"
@@ -226,7 +229,7 @@ _DEFERRED = re.compile(
 )
 #: Other languages: a few rule, taste and choice words of the most common ones (es, pt, fr, de, zh, ja).
 _FOREIGN_CLAUSE = r"(?:^|[,;:(—–]\s*|[.!。！]\s*)"
-_FOREIGN_RULE = re.compile(
+_FOREIGN_RULE = (
     # always / never opening a clause: es, pt, fr, de, it, nl, ru
     _FOREIGN_CLAUSE + r"(?:por favor,?\s*|bitte,?\s*|s'il te plaît,?\s*|per favore,?\s*)?(?:nunca|jamás|siempre|sempre|jamais|"
     r"toujours|niemals|nie|immer|mai|nooit|altijd|никогда|всегда)\b|"
@@ -249,27 +252,31 @@ _FOREIGN_RULE = re.compile(
     r"muss|müssen|finger weg|non si può|vietato|"
     r"niet (?:aanraken|wijzigen|aanpassen)|verboden|не (?:трогай|меняй|изменяй|удаляй|используй|добавляй)|нельзя|должн\w*)\b|"
     r"^keine?\b|不要|别|不能|不可以|禁止|必须|务必|不许|不准|一定要|千万|请勿|切勿|严禁|不得|ないで|ないように|必ず|てはいけない|てはならない|なければならない|しないこと|"
-    r"하지 마|마세요|절대|반드시",
-    re.I,
+    r"하지 마|마세요|절대|반드시"
 )
-_FOREIGN_TASTE = re.compile(
+_FOREIGN_TASTE = (
     r"\b(?:prefiero|prefiro|preferisco|me gusta(?:n)? más|gosto mais|je préfère|je préférerais|j'aime (?:mieux|bien|plutôt)|"
     r"mi piace (?:di più|più)|me gustaría que|gostaria que|j'aimerais que|je voudrais que|vorrei che|ich bevorzuge|"
     r"wäre mir lieber|ich fände es (?:gut|besser|schön)|"
     r"ich (?:hätte|mag|bevorzuge)\b.*\bgerne?|lieber|ik heb liever|предпочитаю|мне больше нравится)\b|"
-    r"比较喜欢|更喜欢|我喜欢|偏好|倾向于|希望你|助かります|てほしい|が好き|の方がいい|てもらえると|선호|좋겠",
-    re.I,
+    r"比较喜欢|更喜欢|我喜欢|偏好|倾向于|希望你|助かります|てほしい|が好き|の方がいい|てもらえると|선호|좋겠"
 )
-_FOREIGN_CHOICE = re.compile(
+_FOREIGN_CHOICE = (
     r"\b(?:vamos con|vamos com|vamos a usar|vamos usar|usemos|usamos|usaremos|nos quedamos con|ficamos com|elegimos|"
     r"decidimos|optamos por|on part sur|on garde|on prend|on utilise|on choisit|on va (?:utiliser|prendre|partir sur|garder)|"
     r"on reste sur|(?:haben|hab|habe) (?:uns|mich) (?:\S+ ){0,3}?entschieden|wir nehmen|wir bleiben bei|wir verwenden|wir nutzen|"
     r"usiamo|andiamo con|abbiamo deciso|scegliamo|we gaan voor|используем|решили|nos vamos con|escolhemos|va pour|"
     r"c'est décidé|nous avons choisi|nehmen wir|bleiben wir bei|verwenden wir|wir gehen mit)\b|我们(?:决定|用|选)|决定用|就用|定了|"
-    r"那就(?:用|选)|采用|にします|に決め|で行きます|で行きましょう|でいきましょう|にしましょう|を使いましょう|で行こう|にしよう|을 사용|로 하죠|로 하자",
-    re.I,
+    r"那就(?:用|选)|采用|にします|に決め|で行きます|で行きましょう|でいきましょう|にしましょう|を使いましょう|で行こう|にしよう|을 사용|로 하죠|로 하자"
 )
-_FOREIGN = re.compile("|".join(p.pattern for p in (_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
+_FOREIGN = compile_grouped("|".join((_FOREIGN_RULE, _FOREIGN_TASTE, _FOREIGN_CHOICE)), re.I)
+
+
+@cache
+def _foreign(source: str) -> re.Pattern[str]:
+    """The other languages' rule, taste or choice pattern, compiled when a sentence first needs it (one
+    that is not ASCII or holds one of their words: an English session may need none of the three)."""
+    return compile_grouped(source, re.I)
 
 
 #: Where the work goes, held: "keep it in one file", "do it in a single commit", "put everything in the same module".
@@ -287,7 +294,7 @@ def rule_frame(s: str, body: str, foreign: bool = True) -> bool:
     return not _PAST.search(s) and bool(
         _RULE_CLAUSE.search(s) or _STANDING.search(s) or _PROTECTED.search(s) or _RULED_OUT.search(s)
         or _PINNED.search(s) or _LIMIT.search(s) or _CANNOT_CHANGE.search(s) or _HOLD.search(body)
-        or _OTHERWISE.search(s) or _ONE_PLACE.match(body) or (foreign and _FOREIGN_RULE.search(s))
+        or _OTHERWISE.search(s) or _ONE_PLACE.match(body) or (foreign and _foreign(_FOREIGN_RULE).search(s))
     )
 
 
@@ -295,7 +302,7 @@ def taste_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A user's sentence says a taste by a frame."""
     return bool(
         _TASTE.search(s) or _HABIT.search(s) or _ANSWER_STYLE.search(s) or _KEEP_QUALITY.match(body)
-        or _PRIORITY.match(body) or _BETTER.search(s) or _MANNER.search(s) or _bare_choice(body) or (foreign and _FOREIGN_TASTE.search(s))
+        or _PRIORITY.match(body) or _BETTER.search(s) or _MANNER.search(s) or _bare_choice(body) or (foreign and _foreign(_FOREIGN_TASTE).search(s))
     )
 
 
@@ -308,7 +315,7 @@ def choice_frame(s: str, body: str, foreign: bool = True) -> bool:
     """A sentence says a choice by a frame (whether it is settled now: :func:`unsettled`)."""
     return bool(
         _MY_CHOICE.search(s) or _CONCEDED.search(s) or _SETTLED.search(body) or _WE_CHOOSE.search(s)
-        or (foreign and _FOREIGN_CHOICE.search(s))
+        or (foreign and _foreign(_FOREIGN_CHOICE).search(s))
     )
 
 

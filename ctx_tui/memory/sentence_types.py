@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ctx_tui.memory.alternation import compile_grouped
 from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.sentence_frames import (
     LINKED,
@@ -43,7 +44,7 @@ _IMPERATIVE = re.compile(
     r"under no circumstances|keep in mind|remember to|remember that|be careful|refrain from|no need to)\b",
     re.I,
 )
-_MODAL = re.compile(
+_MODAL = compile_grouped(
     r"\b(?:must(?:n'?t| not)?|should(?:n'?t| not)?|shall not|(?:is|are) not allowed|not allowed to|(?:is|are) forbidden|"
     r"(?:is|are) required|required to|(?:is|are) mandatory|(?:is|are) (?:crucial|critical|essential|vital)|"
     r"(?:important|crucial|critical|essential|vital) (?:not )?to|important that|not (?:valid|acc?ep\w*|ok|okay|allowed)\b|"
@@ -53,7 +54,7 @@ _MODAL = re.compile(
     r"not to be (?:touched|changed|modified|edited|deleted|removed|used))\b",
     re.I,
 )
-_PREFERENCE = re.compile(
+_PREFERENCE = compile_grouped(
     r"\b(?:i|we) (?:prefer|'d prefer|would prefer|'d rather|would rather|like it when|like it better)\b|"
     r"\bi'd (?:prefer|rather)\b|\bi (?:really )?(?:like|love|hate|dislike) (?:it when|when|to|using)\b|\bprefer(?:ably|red)?\b|"
     r"\bfor (?:better|easier|more) (?:readab\w+|clarity|readability|review\w*|navigation|scanning)\b|"
@@ -80,7 +81,7 @@ _LETS = (
     r"(?:let's|let us|(?:^|(?<=[,;:.!(] )|(?<=ok )|(?<=so )|(?<=yes )|(?<=fine )|(?<=then )|(?<=and )|(?<=now )|"
     r"(?<=alright ))lets)"
 )
-_DECISION = re.compile(
+_DECISION = compile_grouped(
     r"\b" + _LETS + r"\s+(?!(?:" + _NOT_A_CHOICE + r"|be)\b)\w+|"
     r"\b" + _LETS + r"\s+(?:just\s+)?do\s+(?!(?:it|this|that|so|some|a|an|one|more|another|the same|the rest|the following)\b)\w+|"
     r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
@@ -114,7 +115,7 @@ _CHOICE_TRIGGER = re.compile(
 )
 #: The other languages' words of :mod:`~ctx_tui.memory.sentence_frames` written in ASCII: their frames are read only
 #: in a sentence that holds one of these or is not ASCII (they cost as much as all the English ones).
-_FOREIGN_ASCII = re.compile(
+_FOREIGN_ASCII = compile_grouped(
     r"\b(?:nunca|no (?:toques|modifiques|cambies|uses|subas|borres|se puede)|hay que|tienes que|prohibido|jamais|ne \w+ (?:pas|jamais)|"
     r"il ne faut|interdit|bitte|keine?|niemals|nichts|darf|muss|prefiero|prefiro|me gusta\w*|gosto|lieber|vamos|usamos|"
     r"usaremos|quedamos|elegimos|decidimos|optamos|usemos|on part|on garde|on prend|on utilise|on choisit|wir|siempre|sempre|"
@@ -130,7 +131,7 @@ _QUOTES = str.maketrans({"’": "'", "‘": "'"})
 _INNER_QUESTION = re.compile(r"^.*[?？]\s+")
 
 #: Every pattern of :func:`classify` needs one of these words (a fast pre-filter: most sentences state nothing).
-_TRIGGER = re.compile(
+_TRIGGER = compile_grouped(
     r"\b(?:always|never|don'?t|dont|do not|doesn'?t|make sure|ensure|be sure|avoid|only|stop|no more|under no|"
     r"keep in mind|remember|careful|refrain|needs?|must|mustn|should|shouldn|shall|allowed|forbidden|required|"
     r"mandatory|crucial|critical|essential|vital|important|valid|not acc|not ok|have to|has to|prefer\w*|rather|"
