@@ -151,6 +151,17 @@ def test_pre_compact_audits_and_saves_a_summary(project: Path) -> None:
     assert not (project / ".ctx" / "hook-errors.log").exists()
 
 
+def test_the_deferred_job_never_imports_the_projects_own_modules(project: Path) -> None:
+    """The job runs in the project folder; a project's enum.py (or json.py) must not replace Python's."""
+    transcript = write_transcript(project, PROMPTS)
+    for module in ("enum", "json", "typing"):
+        (project / f"{module}.py").write_text("raise SystemExit('imported from the project')\n")
+    stdin = hook_stdin(project, "PreCompact", transcript, trigger="auto")
+    assert run_hook("pre-compact", hooks.pre_compact, stdin, str(project)) == ""  # in this process: the hook itself
+    wait_until(lambda: "compress.saved" in _actions(project))  # the detached job, in the project folder
+    assert not (project / ".ctx" / "hook-errors.log").exists()
+
+
 # -- robustness: never break the agent -----------------------------------------
 
 EVENTS = [("user-prompt-submit", "UserPromptSubmit"), ("session-start", "SessionStart"), ("pre-compact", "PreCompact")]

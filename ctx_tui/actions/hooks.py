@@ -82,7 +82,11 @@ def _limit(hook: HookInput) -> int | None:
 
 
 def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
-    """Start ``ctx-tui hook deferred JOB`` detached (own session, no pipes left to the agent)."""
+    """Start ``ctx-tui hook deferred JOB`` detached (own session, no pipes left to the agent).
+
+    ``-P``: the job runs in the project folder, which stays off ``sys.path`` (a
+    project's own ``json.py`` or ``enum.py`` is not imported instead of Python's).
+    """
     import subprocess
     import sys
 
@@ -90,7 +94,7 @@ def spawn_deferred(job: str, hook: HookInput, limit_bytes: int) -> None:
 
     payload = orjson.dumps({**hook.raw, "cwd": str(hook.cwd), LIMIT_FIELD: limit_bytes})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ctx_tui", "hook", "deferred", job],
+        [sys.executable, "-P", "-m", "ctx_tui", "hook", "deferred", job],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
