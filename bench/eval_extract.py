@@ -1,6 +1,6 @@
 """Extraction against hand labels: recall and precision per type, per transcript, every error.
 
-    python bench/eval_extract.py [--part all|real|real2|base|tune2|fresh] [--quiet] [--show-fresh-errors]
+    python bench/eval_extract.py [--part all|real|real2|real4|base|tune2|fresh] [--quiet] [--show-fresh-errors]
 
 The parts (``tests/data/extract/``, see its README):
 
@@ -13,6 +13,8 @@ The parts (``tests/data/extract/``, see its README):
 * ``real2`` — ``labels_real2.yaml``, excerpts of eight more public Claude Code
   sessions, labelled blind by someone who never saw the extractor; scored
   the same way, printed apart.
+* ``real4`` — ``labels_real4.yaml``, excerpts of six more public sessions (two
+  Claude Code, four Codex), labelled blind by a third author; scored the same way.
 * sentence sets — ``classify(sentence, role)`` must give the expected type or
   none: ``base`` (``sentences.yaml``, synthetic, six domains, hard negatives;
   tuned on), ``tune2`` (``sentences_tune2.yaml``, written blind by another
@@ -45,7 +47,7 @@ SCORED = ("goal", "constraint", "user_preference", "decision")
 #: The sentence sets, by part name.
 SENTENCE_PARTS = {"base": "sentences.yaml", "tune2": "sentences_tune2.yaml", "fresh": "sentences_fresh.yaml"}
 #: The labelled transcript sets, by part name.
-TRANSCRIPT_PARTS = {"real": "labels.yaml", "real2": "labels_real2.yaml"}
+TRANSCRIPT_PARTS = {"real": "labels.yaml", "real2": "labels_real2.yaml", "real4": "labels_real4.yaml"}
 PARTS = (*TRANSCRIPT_PARTS, *SENTENCE_PARTS)
 
 
