@@ -136,21 +136,20 @@ _PICK = re.compile(
     r"(?:the\s+)?(?:best|good|great|right|fine|reasonable|perfect)\b[^.!?\n]*)",
 )
 _YES = re.compile(r"^(?:yes|yeah|yep|sure|ok(?:ay)?)\b[\s,.!]*", re.I)
+#: (The patterns below kept as text are compiled when first needed, by re's cache: most sessions never need them.)
 #: A prompt that only accepts what the agent proposed: "yes", "ok, go ahead", "sounds good, do it", "lgtm".
-_ACCEPT = re.compile(
+_ACCEPT = (
     r"^(?:(?:yes|yeah|yep|yup|ok(?:ay)?|sure|great|perfect|good|nice|cool|agreed|approved|fine|alright|absolutely|"
     r"definitely|lgtm|sounds (?:good|great|right|fine|perfect)|looks (?:good|great|right|fine)|makes sense|that works|"
     r"works for me|go ahead|go for it|do it|do that|let'?s do (?:it|that|this)|let'?s go|proceed|please|pls|ship it)"
-    r"(?:[\s,.!]+|$))+$",
-    re.I,
+    r"(?:[\s,.!]+|$))+$"
 )
 #: The agent's recommendation: "I'd recommend X", "I suggest X", "Option 1 (Recommended)", "the simplest fix is X",
 #: "X is your best bet".
-_RECOMMENDS = re.compile(
+_RECOMMENDS = (
     r"\bI(?:'d| would)? (?:strongly )?(?:recommend|suggest)\b|\bmy (?:recommendation|suggestion)\b|\((?:recommended|suggested)\)|"
     r"\b(?:best|simplest|cleanest|safest) (?:option|approach|fix|choice|path|bet|solution)\b(?: here| for (?:you|this|now))? is\b|"
-    r"\bis (?:the|your) best (?:bet|option|choice)\b",
-    re.I,
+    r"\bis (?:the|your) best (?:bet|option|choice)\b"
 )
 _REDIRECT = re.compile(
     r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
@@ -177,8 +176,8 @@ _INFO_QUESTION = re.compile(
 _NOT_A_VERB = re.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
 #: A pasted agent session: its reasoning lines ("Thinking: …", as coding agents' terminals show them) and the lines of
 #: its interface (turn footers, tool calls, "Click to expand").
-_PASTED_REASONING = re.compile(r"^[ \t]*(?:[✻∴*]\s*)?Thinking(?::|…|\.\.\.)", re.M)
-_PASTED_AGENT_LINE = re.compile(r"^[ \t]*(?:▣|[✱→←⏺⎿]\s|\$ |Click to expand).*$", re.M)
+_PASTED_REASONING = r"^[ \t]*(?:[✻∴*]\s*)?Thinking(?::|…|\.\.\.)"
+_PASTED_AGENT_LINE = r"^[ \t]*(?:▣|[✱→←⏺⎿]\s|\$ |Click to expand).*$"
 #: A bare link: context for the ask, not one ("https://example.com/brief" above the request).
 _LINK_ONLY = re.compile(r"^(?:https?://|www\.)\S+$", re.I)
 #: Information asked for in the imperative ("tell me more about X", "show me the JSON"): no new task.
@@ -469,11 +468,11 @@ def _has_text(text: str) -> bool:
 def _own_words(text: str) -> str:
     """A prompt's own words when it holds a pasted agent session (its reasoning lines, "Thinking: …"): what was typed
     below the paste, or else above it. The pasted agent's reasoning, tool calls and output are not the user's."""
-    reasoning = [m.start() for m in _PASTED_REASONING.finditer(text)]
+    reasoning = [m.start() for m in re.compile(_PASTED_REASONING, re.M).finditer(text)]
     if len(reasoning) < 2:
         return text
     end = text.find("\n", reasoning[-1])  # the paste ends with the last reasoning line or the agent's lines after it
-    for m in _PASTED_AGENT_LINE.finditer(text, reasoning[-1]):
+    for m in re.compile(_PASTED_AGENT_LINE, re.M).finditer(text, reasoning[-1]):
         end = m.end()
     after = text[end:] if end >= 0 else ""
     return after if _has_text(after) else text[: reasoning[0]]
@@ -625,13 +624,12 @@ def _plan_progress(entry: Entry) -> str | None:
 _ANSWERS_HEAD = "User has answered your questions:"
 #: A question of the agent's that asks the user for a fact ("What is the server's IP?", "Do you have SSH access?"),
 #: not for a choice ("Which tools should we set up?", "Do you want me to re-pair it?").
-_FACT_QUESTION = re.compile(
+_FACT_QUESTION = (
     r"^(?:what(?:'s| is| are| was)|(?:is|are|was|were|does|did|has|have)\s|do (?:you|they|we) (?!want|prefer|need me)\w|"
-    r"what (?:\w+ )?can you\b)|\bdo (?:you|they|we) (?:\w+ )?have\b",
-    re.I,
+    r"what (?:\w+ )?can you\b)|\bdo (?:you|they|we) (?:\w+ )?have\b"
 )
 _PROPOSED_PLAN_TAG = "<proposed_plan>"
-_PROPOSED_PLAN = re.compile(r"<proposed_plan>(.*?)(?:</proposed_plan>|$)", re.S)
+_PROPOSED_PLAN = r"<proposed_plan>(.*?)(?:</proposed_plan>|$)"
 #: Codex's ``request_user_input``: the user's picks (option labels) and notes (``user_note: …``) by question id.
 _USER_INPUT_TOOL = "request_user_input"
 _NOTE_HEAD = "user_note:"
@@ -682,7 +680,7 @@ class _Extractor:
             self.last_asked = bool(last) and last[0].endswith("?")
             self.choice_asked = self.last_asked and _CHOICE_ASKED.search(last[0]) is not None
             if _PROPOSED_PLAN_TAG in entry.text:  # Codex plan mode: the plan the user is asked to approve
-                for plan in _PROPOSED_PLAN.findall(entry.text):
+                for plan in re.findall(_PROPOSED_PLAN, entry.text, re.S):
                     self._plan(plan, entry)
         elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
@@ -702,7 +700,7 @@ class _Extractor:
             self._user_input(entry)
         elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
             for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
-                if not _FACT_QUESTION.search(question):  # "Is the router on?" = "Yes" is a fact, not a choice
+                if not re.search(_FACT_QUESTION, question, re.I):  # "Is the router on?" = "Yes" is a fact, not a choice
                     self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
         elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
             for note in _MEMORY_NOTE.findall(entry.text):
@@ -741,7 +739,7 @@ class _Extractor:
                 if text.startswith(_NOTE_HEAD):
                     for statement in self.statements("user", text[len(_NOTE_HEAD) :].strip()):
                         self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
-                elif not _FACT_QUESTION.search(question):
+                elif not re.search(_FACT_QUESTION, question, re.I):
                     self._add(_make(ItemType.DECISION, _clean(f"{text} — {question}" if question else text), entry))
 
     def _user(self, entry: Entry) -> None:
@@ -775,7 +773,7 @@ class _Extractor:
                 self._replace(self.task_id, ItemType.GOAL, content, entry, restated=True)
             else:  # the session's goal
                 self._add(_make(ItemType.GOAL, content, entry))
-        accepted = bool(self.last_assistant) and len(request) < 60 and _ACCEPT.match(request) is not None
+        accepted = bool(self.last_assistant) and len(request) < 60 and re.match(_ACCEPT, request, re.I) is not None
         if accepted:
             advice = _recommendation(self.last_assistant)
             if advice:  # "yes" / "go ahead" to the agent's "I'd recommend X": X is decided
@@ -842,7 +840,7 @@ def _recommendation(text: str) -> str | None:
     for line in _lines(text):
         if "ecommend" in line.text or "ugges" in line.text or "best" in line.text:
             for sentence in _split(line.text):
-                if _RECOMMENDS.search(sentence) and not sentence.endswith("?") and len(_WORD.findall(sentence)) >= 4:
+                if re.search(_RECOMMENDS, sentence, re.I) and not sentence.endswith("?") and len(_WORD.findall(sentence)) >= 4:
                     found = sentence
     return _clean(found) if found else None
 

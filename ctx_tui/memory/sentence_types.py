@@ -93,9 +93,9 @@ _DECISION = compile_grouped(
 )
 
 #: "… what should i build, give some ideas", "not sure how we should store it": a question without its mark; its modal
-#: binds nothing.
-_ASKED = re.compile(
-    r"\b(?:what|which|how|where|when|why|whether)\s+(?:\w+\s+)?(?:(?:should|shall)\s+(?:i|we|you)|(?:i|we|you)\s+(?:should|shall))\b", re.I
+#: binds nothing (compiled when first needed: most sentences hold no modal).
+_ASKED = (
+    r"\b(?:what|which|how|where|when|why|whether)\s+(?:\w+\s+)?(?:(?:should|shall)\s+(?:i|we|you)|(?:i|we|you)\s+(?:should|shall))\b"
 )
 
 #: "I'll use X to explore ...": a tool used for an action, not a choice.
@@ -172,7 +172,7 @@ def classify(sentence: str, role: str) -> ItemType | None:
         return None if unsettled(s, body) else ItemType.DECISION  # a choice of long ago, put off or imagined: none
     if _PREFERENCE.search(body) or taste_frame(s, body, foreign):
         return ItemType.USER_PREFERENCE
-    if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s) and _MODAL.search(_ASKED.sub(" ", s))) or rule_frame(s, body, foreign):
+    if _IMPERATIVE.match(body) or (_MODAL.search(s) and not _HEDGE.search(s) and _MODAL.search(re.sub(_ASKED, " ", s, flags=re.I))) or rule_frame(s, body, foreign):
         return ItemType.CONSTRAINT
     if _ALTERNATIVE.search(body) and is_imperative(body):
         return ItemType.DECISION  # "Make the retries three instead of one": a setting chosen
