@@ -559,6 +559,8 @@ def test_a_pasted_agent_session_is_not_the_users_words() -> None:
         ("I'm not really comfortable with telemetry in the build", ItemType.USER_PREFERENCE),
         ("i don't trust the auto-updater", ItemType.USER_PREFERENCE),
         ("let's use the queue for the retries", ItemType.DECISION),
+        ("add the research to the plan and we'll start fresh", ItemType.DECISION),  # restart, not continue: a choice
+        ("let's start with the tests", None),
         ("the users are not comfortable with it yet?", None),
     ],
 )

@@ -87,6 +87,7 @@ _DECISION = compile_grouped(
     r"\b(?:(?:we|i)(?:'ll| will| shall| are going to|'re going to| am going to|'m going to)|ill)\s+"
     r"(?:go with|go for|use|keep|store|pin|adopt|switch to|stick with|stick to|choose|pick|rely on|opt for|settle on|"
     r"move to|default to|cap|limit|standardi[sz]e on|represent|model|treat|drop|replace)\b|"
+    r"\b(?:" + _LETS + r"|(?:we|i)(?:'ll| will))\s+(?:just\s+)?start (?:fresh|over|from scratch|anew)\b|"
     r"\b(?:we|i)(?: have|'ve)? decided\b|\bdecided (?:to|on|that|against)\b|^(?:decided|decision)\b|\bwe(?:'re| are) going with\b|"
     r"(?<!keep )\bgoing with\b|\bgo with\b|\bgo ahead with\b|\bopted (?:for|to)\b|\bsettled on\b|\bchose to\b|\bthe plan is to\b|\bwe agreed\b",
     re.I,
