@@ -558,6 +558,8 @@ def test_a_pasted_agent_session_is_not_the_users_words() -> None:
         ("yes, lets be cautious and verify at each step", ItemType.USER_PREFERENCE),  # a manner, not a choice
         ("I'm not really comfortable with telemetry in the build", ItemType.USER_PREFERENCE),
         ("i don't trust the auto-updater", ItemType.USER_PREFERENCE),
+        ("I only want one install of it, preferably brew", ItemType.USER_PREFERENCE),
+        ("I only want to know why it fails", None),
         ("let's use the queue for the retries", ItemType.DECISION),
         ("add the research to the plan and we'll start fresh", ItemType.DECISION),  # restart, not continue: a choice
         ("let's start with the tests", None),

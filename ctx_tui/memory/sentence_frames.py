@@ -130,11 +130,12 @@ _TASTE = re.compile(
     r"\bi (?:really |honestly |just |also )?(?:don'?t|do not|dont) (?:need|care (?:for|about)|read|like|want)\b(?! (?:to|you|it|this|that|them)\b)(?!.*\b(?:anymore|any more|any longer)\b)",
     re.I,
 )
-#: A manner of working asked for ("lets be cautious and verify at each step") and an unease or a distrust stated
-#: ("im not entirely comfortable with X", "I'm wary of auto-updates", "I don't trust that library").
+#: A manner of working asked for ("lets be cautious and verify at each step"), an unease or a distrust stated
+#: ("im not entirely comfortable with X", "I'm wary of auto-updates", "I don't trust that library"), a sole want
+#: ("I only want one install of it"; not "I only want to know why": a question).
 _MANNER = re.compile(
     r"\blet'?s be\b|\b(?:i'?m|i am) (?:not )?(?:\w+ )?(?:comfortable|uncomfortable|wary|suspicious) (?:with|of|about)\b|"
-    r"\bi (?:don'?t|dont|do not|never) (?:really |fully |entirely )?trust\b",
+    r"\bi (?:don'?t|dont|do not|never) (?:really |fully |entirely )?trust\b|\bi only want (?!(?:to|you)\b)",
     re.I,
 )
 #: A priority set: "prioritize systems design over AI wrappers", "optimize for latency", "favor composition"
