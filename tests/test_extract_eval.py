@@ -3,8 +3,8 @@
 Today (all 13 transcripts available): recall 0.92, precision 0.87, decision recall 0.84 (precision was 0.92
 before a later task became the task in hand: labels.yaml leaves most later tasks unlabelled, so they count
 as false positives there; docs/memory.md has the measurement);
-real2 (labels_real2.yaml, 8 excerpts labelled blind; first run 0.17 / 0.52): recall 0.51, precision 0.93,
-goal recall 0.50, decision recall 0.62;
+real2 (labels_real2.yaml, 8 excerpts labelled blind; first run 0.17 / 0.52): recall 0.54, precision 0.93,
+goal recall 0.50, decision recall 0.67;
 real4 (labels_real4.yaml, 6 excerpts labelled blind; first run 0.18 / 0.16): recall 0.53, precision 0.80;
 sentences: base 109/109, tune2 239/240 (items recall 0.99, precision 1.00, 108/108 negatives rejected).
 A regression fails here; an honest improvement never needs this file changed.
@@ -56,7 +56,7 @@ def test_extraction_floor_on_real_transcripts() -> None:
 def test_extraction_floor_on_the_blind_real_split() -> None:
     part = _report().transcripts["real2"]
     assert len(part.by_transcript) == 8  # stored excerpts: always all there
-    assert part.overall.recall >= 0.48, part.errors
+    assert part.overall.recall >= 0.5, part.errors
     assert part.overall.precision >= 0.9, part.errors
     assert part.by_type["goal"].recall >= 0.42, part.errors
     assert part.by_type["decision"].recall >= 0.62, part.errors
