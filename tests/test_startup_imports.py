@@ -87,9 +87,10 @@ def test_hooks_with_nothing_to_do_import_no_pathlib_typing_or_contextlib(tmp_pat
     assert not (tmp_path / ".ctx").exists()
 
 
-def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path) -> None:
-    """Delivering a restatement imports none of the modules the empty prompt hook skips either;
-    re-injecting from the notes record no typing or datetime (memory.session_notes needs pathlib)."""
+def test_hooks_with_something_to_say_import_none_of_them_either(tmp_path: Path) -> None:
+    """Delivering a restatement and re-injecting from the notes record import none of the modules
+    the empty prompt hook skips either (the record is read by json_light on string paths), nor
+    importlib (SHA-256 from CPython's own module) or hashlib (OpenSSL)."""
     transcript = write_transcript(tmp_path, ["Build the exporter."])
     enqueue(tmp_path, SESSION_ID, [QueuedItem("no-push", "constraint", "high", "Never push to main without a review")])
     register(tmp_path, "g", "goal", "Build the inventory CLI")
@@ -98,9 +99,9 @@ def test_hooks_with_something_to_say_import_no_typing_or_datetime(tmp_path: Path
     start = _probe(tmp_path, "hook", "session-start", bare=True,
                    stdin=hook_stdin(tmp_path, "SessionStart", transcript, source="compact"))
     assert "Never push to main" in prompt["stdout"] and "Build the inventory CLI" in start["stdout"]
-    assert STDLIB_SKIPPED & set(prompt["modules"]) == set()
     for run in (prompt, start):
-        assert {"typing", "datetime"} & set(run["modules"]) == set()
+        assert STDLIB_SKIPPED & set(run["modules"]) == set()
+    assert {"importlib", "hashlib"} & set(start["modules"]) == set()
 
 
 def test_the_time_stamps_are_datetimes(monkeypatch) -> None:
@@ -259,6 +260,10 @@ def test_the_hooks_string_paths_are_the_paths_of_the_rest(tmp_path: Path, monkey
     for session in (SESSION_ID, "../etc/passwd", "a/b\x1bc", ""):
         assert Path(paths.restate_queue_file(str(tmp_path), session)) == paths.restate_queue_path(tmp_path, session)
         assert Path(paths.session_memory_file(str(tmp_path), session)) == paths.session_memory_path(tmp_path, session)
+        memory = paths.session_memory_path(tmp_path, session)
+        beside = memory.with_name(memory.stem + ".notes.json")  # what the record was named before notes_file
+        assert session_notes.notes_path(memory) == beside
+        assert session_notes.notes_file(paths.session_memory_file(str(tmp_path), session)) == str(beside)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path) + "/")
     assert paths.user_config_path() == Path.home() / ".config" / "ctx-tui" / "config.yaml"

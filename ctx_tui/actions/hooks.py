@@ -230,9 +230,8 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
     except OSError:
         pass
     from ctx_tui.memory.session_notes import NOTE_LISTS, read_notes  # see _heavy_imports_note
-    from ctx_tui.paths import session_memory_path
 
-    notes = read_notes(session_memory_path(hook.cwd, hook.session_id))
+    notes = read_notes(path)
     if notes is None:
         from ctx_tui.memory.session_store import load_session_memory
 
@@ -245,7 +244,7 @@ def session_start(hook: HookInput) -> dict[str, Any] | None:
     if not text:
         return None
     audit.record(
-        hook.cwd,
+        hook.folder,
         "restate.reinjected",
         session=hook.session_id,
         via="SessionStart",

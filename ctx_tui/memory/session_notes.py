@@ -16,20 +16,23 @@ version, or too large for the bound below is read from its YAML as before
 (the hook validated, with its error messages), so the answer is the same
 either way.
 
-Only ``json``, CPython's own SHA-256 and :mod:`ctx_tui.storage` are imported here.
+Only :mod:`ctx_tui.json_light`, CPython's own SHA-256 and :mod:`ctx_tui.storage`
+are imported here: no json (it imports ``re``, and ``re`` ``enum``), pathlib
+or importlib. The ``SessionStart`` hook reads the record on string paths;
+``json`` loads only where session_store writes the record (it has json
+already).
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import os
-from pathlib import Path
 
+from ctx_tui import json_light
 from ctx_tui.storage import read_regular, write_atomic
 
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): the status line imports this module
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 #: The note lists carried, in the order they are re-injected.
@@ -45,9 +48,19 @@ VERSION = 1
 MAX_BYTES = 1_000_000
 
 
+def notes_file(memory_file: str) -> str:
+    """``<id>.notes.json`` beside the session memory file ``<id>.yaml``, on a string path.
+
+    The ``SessionStart`` hook reads the record on strings (no pathlib). For a
+    session memory file (``paths.safe_name`` + ``.yaml``) this is pathlib's
+    ``stem`` + the suffix in every Python version.
+    """
+    return os.path.splitext(memory_file)[0] + NOTES_SUFFIX
+
+
 def notes_path(memory_path: Path) -> Path:
-    """``<id>.notes.json`` beside the session memory file ``<id>.yaml``."""
-    return memory_path.with_name(memory_path.stem + NOTES_SUFFIX)
+    """:func:`notes_file` as a Path (the writer's): the readers and the writer name the same file."""
+    return memory_path.with_name(os.path.basename(notes_file(os.fspath(memory_path))))
 
 
 def _digest(data: bytes) -> str:
@@ -57,7 +70,7 @@ def _digest(data: bytes) -> str:
     """
     for name in ("_sha2", "_sha256"):
         try:
-            sha256 = importlib.import_module(name).sha256
+            sha256 = __import__(name).sha256
             break
         except (ImportError, AttributeError):
             continue
@@ -115,6 +128,8 @@ def write_notes(memory_path: Path, text: str, data: dict[str, Any]) -> None:
     record: dict[str, Any] = {"v": VERSION, "sha256": _digest(text.encode("utf-8"))}
     record.update({name: [note["text"] for note in data.get(name, ())] for name in NOTE_LISTS})
     record["status"] = status_summary(data)
+    import json  # session_store, the writer, has it already; the readers use json_light
+
     try:
         write_atomic(path, json.dumps(record, ensure_ascii=False))
     except OSError:
@@ -124,11 +139,11 @@ def write_notes(memory_path: Path, text: str, data: dict[str, Any]) -> None:
             pass
 
 
-def _record(memory_path: Path) -> dict[str, Any] | None:
+def _record(memory_path: Path | str) -> dict[str, Any] | None:
     """The notes record when it was written for the YAML file's current bytes, else None."""
     try:
         data = read_regular(memory_path, MAX_BYTES)
-        record = json.loads(read_regular(notes_path(memory_path), 4 * MAX_BYTES))
+        record = json_light.loads(read_regular(notes_file(os.fspath(memory_path)), 4 * MAX_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(record, dict) or record.get("v") != VERSION or record.get("sha256") != _digest(data):
@@ -136,7 +151,7 @@ def _record(memory_path: Path) -> dict[str, Any] | None:
     return record
 
 
-def read_notes(memory_path: Path) -> dict[str, list[str]] | None:
+def read_notes(memory_path: Path | str) -> dict[str, list[str]] | None:
     """The note texts recorded for the YAML file's current bytes; None when they cannot be vouched for.
 
     None: no record, a damaged record, a YAML file that changed since (or is
@@ -155,7 +170,7 @@ def read_notes(memory_path: Path) -> dict[str, list[str]] | None:
     return notes
 
 
-def read_status(memory_path: Path) -> dict[str, Any] | None:
+def read_status(memory_path: Path | str) -> dict[str, Any] | None:
     """:func:`status_summary` as recorded for the YAML file's current bytes; None as for :func:`read_notes`."""
     record = _record(memory_path)
     status = record.get("status") if record is not None else None
