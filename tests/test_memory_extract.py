@@ -582,3 +582,18 @@ def test_a_manner_of_working_or_an_unease_is_a_taste(sentence: str, expected: It
 )
 def test_where_the_work_goes_held_is_a_rule(sentence: str, expected: ItemType | None) -> None:
     assert classify(sentence, "user") is expected
+
+
+def test_a_short_reply_to_which_way_is_the_way_picked() -> None:
+    entries = [
+        _e(0, Kind.USER, "Add a cache to the price fetcher."),
+        _e(1, Kind.ASSISTANT, "Two options: an in-memory LRU or Redis. Which one do you prefer?"),
+        _e(2, Kind.USER, "redis for now", 2),
+        _e(3, Kind.ASSISTANT, "Done. Which TTL should it use, 60 s or 300 s?", 2),
+        _e(4, Kind.USER, "your call", 3),  # the choice left to the agent
+        _e(5, Kind.ASSISTANT, "Ready to deploy it?", 3),
+        _e(6, Kind.USER, "why redis?", 4),  # a question
+    ]
+    assert [x.item.content for x in extract_items(entries) if x.item.type is ItemType.DECISION] == [
+        "redis for now — Which one do you prefer?",
+    ]

@@ -151,6 +151,11 @@ _RECOMMENDS = (
     r"\b(?:best|simplest|cleanest|safest) (?:option|approach|fix|choice|path|bet|solution)\b(?: here| for (?:you|this|now))? is\b|"
     r"\bis (?:the|your) best (?:bet|option|choice)\b"
 )
+#: A reply that picks nothing: yes / no / thanks alone, a wait, the choice left to the agent.
+_BARE_REPLY = (
+    r"^(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?|sure|thanks?|thank you|hmm+|wait|later|not now|stop|continue|go on|idk|"
+    r"dunno|not sure|i don'?t know|you decide|your call|up to you|you choose|you pick|whatever|either|any|none)\b[\s,.!]*$"
+)
 _REDIRECT = re.compile(
     r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
     r"switch(?:ing)? gears|pivot(?:ing)?)\b[\s,:;.-]*",
@@ -655,6 +660,7 @@ class _Extractor:
         self.last_assistant = ""
         self.last_asked = False  # the agent's last message ends with a question to the user
         self.choice_asked = False  # … one that asks the user to choose or confirm a way
+        self.question = ""  # … that question
         self.questions: dict[str, str] = {}  # request_user_input's questions by id
         self.progress_id = extracted_item_id(ItemType.PROGRESS, "plan")
 
@@ -679,6 +685,7 @@ class _Extractor:
             last = _split(_clean_line(entry.text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
             self.last_asked = bool(last) and last[0].endswith("?")
             self.choice_asked = self.last_asked and _CHOICE_ASKED.search(last[0]) is not None
+            self.question = last[0] if self.choice_asked else ""
             if _PROPOSED_PLAN_TAG in entry.text:  # Codex plan mode: the plan the user is asked to approve
                 for plan in re.findall(_PROPOSED_PLAN, entry.text, re.S):
                     self._plan(plan, entry)
@@ -766,6 +773,9 @@ class _Extractor:
                     if first and _asks(first[0]) and classify(first[0], "user") is None:
                         self._add(_make(ItemType.DECISION, _clean(first[0]), entry))
                 content, used = "", frozenset()
+        if not content and self.question and not statements and _is_pick(request):
+            # "local", "the second one", "postgres for now" to "Which one?": the way picked
+            self._add(_make(ItemType.DECISION, _clean(f"{request} — {self.question}"), entry))
         if content:
             later = bool(self.asks)
             self.asks.append(_terms(min(used, key=content.find)))
@@ -832,6 +842,15 @@ class _Extractor:
         )
         self.items[item_id] = Extraction(item=item, seq=entry.seq)
         self.terms[item_id] = frozenset()
+
+
+def _is_pick(request: str) -> bool:
+    """A short reply that names a way (1-6 words, no question, no request for information, no yes/no alone)."""
+    words = _WORD.findall(request)
+    return (
+        0 < len(words) <= 6 and "\n" not in request.strip() and not _is_question(request) and not _INFO_REQUEST.match(request)
+        and re.match(_BARE_REPLY, request, re.I) is None and re.match(_ACCEPT, request, re.I) is None
+    )
 
 
 def _recommendation(text: str) -> str | None:
