@@ -579,7 +579,7 @@ def goal_of(entries: Iterable[Entry]) -> Extraction | None:
 
 
 def _is_prompt(entry: Entry) -> bool:
-    return entry.kind is Kind.USER and not entry.is_sidechain and entry.in_context and _has_text(entry.text)
+    return entry.kind is _USER and not entry.is_sidechain and entry.in_context and _has_text(entry.text)
 
 
 def _make(kind: ItemType, content: str, entry: Entry, rationale: str = "", files: tuple[str, ...] = ()) -> Extraction:
@@ -627,6 +627,21 @@ def _plan_progress(entry: Entry) -> str | None:
 
 #: Claude Code's AskUserQuestion result: the user's own choices, as ``"question"="answer"`` pairs.
 _ANSWERS_HEAD = "User has answered your questions:"
+#: Enum members as module constants: ``Kind.X`` is an enum attribute lookup (a descriptor call on Python 3.11),
+#: and :meth:`_Extractor._entry` tests up to eight per entry (a Codex session of 100 MB has 125,000 entries).
+_USER, _ASSISTANT, _TOOL_CALL, _TOOL_RESULT, _SYSTEM = Kind.USER, Kind.ASSISTANT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SYSTEM
+
+
+def _opens_with(key: str | bytes, head: str) -> bool:
+    """``key_text(key).startswith(head)`` without decoding the text (UTF-8 keeps a prefix a prefix)."""
+    return key.startswith(head) if isinstance(key, str) else key.startswith(head.encode())
+
+
+def _holds(key: str | bytes, marker: str) -> bool:
+    """``marker in key_text(key)`` without decoding the text (an ASCII marker is the same bytes in UTF-8)."""
+    return marker in key if isinstance(key, str) else marker.encode() in key
+
+
 #: A question of the agent's that asks the user for a fact ("What is the server's IP?", "Do you have SSH access?"),
 #: not for a choice ("Which tools should we set up?", "Do you want me to re-pair it?").
 _FACT_QUESTION = (
@@ -676,40 +691,40 @@ class _Extractor:
         if entry.is_sidechain or not entry.in_context:
             return
         kind = entry.kind
-        if kind is Kind.USER:
+        if kind is _USER:
             self._user(entry)
-        elif kind is Kind.ASSISTANT:
+        elif kind is _ASSISTANT:
             for statement in self.statements("assistant", text_key(entry)):
                 self._add(_make(statement[0], statement[1], entry, statement[2], statement[3]))
-            self.last_assistant = entry.text
-            last = _split(_clean_line(entry.text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
+            text = self.last_assistant = entry.text  # decoded once (see text_key)
+            last = _split(_clean_line(text.rstrip().rpartition("\n")[2].strip()))[-1:]  # the closing sentence
             self.last_asked = bool(last) and last[0].endswith("?")
             self.choice_asked = self.last_asked and _CHOICE_ASKED.search(last[0]) is not None
             self.question = last[0] if self.choice_asked else ""
-            if _PROPOSED_PLAN_TAG in entry.text:  # Codex plan mode: the plan the user is asked to approve
-                for plan in re.findall(_PROPOSED_PLAN, entry.text, re.S):
+            if _PROPOSED_PLAN_TAG in text:  # Codex plan mode: the plan the user is asked to approve
+                for plan in re.findall(_PROPOSED_PLAN, text, re.S):
                     self._plan(plan, entry)
-        elif kind is Kind.TOOL_CALL and entry.tool_name in PLAN_TOOLS:
+        elif kind is _TOOL_CALL and entry.tool_name in PLAN_TOOLS:
             progress = _plan_progress(entry)
             if progress:
                 self._replace(self.progress_id, ItemType.PROGRESS, progress, entry)
-        elif kind is Kind.TOOL_CALL and entry.tool_name == "ExitPlanMode":
+        elif kind is _TOOL_CALL and entry.tool_name == "ExitPlanMode":
             plan = (entry.tool_input or {}).get("plan")
             if isinstance(plan, str):
                 self._plan(plan, entry)
-        elif kind is Kind.TOOL_CALL and entry.tool_name == _USER_INPUT_TOOL:
+        elif kind is _TOOL_CALL and entry.tool_name == _USER_INPUT_TOOL:
             questions = (entry.tool_input or {}).get("questions")
             if isinstance(questions, list):
                 for q in questions:
                     if isinstance(q, dict) and isinstance(q.get("id"), str) and isinstance(q.get("question"), str):
                         self.questions[q["id"]] = q["question"]
-        elif kind is Kind.TOOL_RESULT and entry.tool_name == _USER_INPUT_TOOL:
+        elif kind is _TOOL_RESULT and entry.tool_name == _USER_INPUT_TOOL:
             self._user_input(entry)
-        elif kind is Kind.TOOL_RESULT and entry.text.startswith(_ANSWERS_HEAD):
+        elif kind is _TOOL_RESULT and _opens_with(text_key(entry), _ANSWERS_HEAD):
             for question, answer in _ANSWER.findall(entry.text[len(_ANSWERS_HEAD) :]):
                 if not re.search(_FACT_QUESTION, question, re.I):  # "Is the router on?" = "Yes" is a fact, not a choice
                     self._add(_make(ItemType.DECISION, _clean(f"{answer} — {question}"), entry))
-        elif kind is Kind.SYSTEM and "<user-memory-input>" in entry.text:
+        elif kind is _SYSTEM and _holds(text_key(entry), "<user-memory-input>"):
             for note in _MEMORY_NOTE.findall(entry.text):
                 note = _clean(note)
                 if _has_text(note):

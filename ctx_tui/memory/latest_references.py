@@ -286,9 +286,14 @@ class _Before:
 Unit = tuple[Entry, list[str] | list[str | bytes]]
 
 
+#: ``Kind.TOOL_CALL`` as a module constant: an enum attribute lookup is a descriptor call on Python 3.11, and
+#: :func:`_stored_texts` runs once per entry that can mention.
+_TOOL_CALL = Kind.TOOL_CALL
+
+
 def _stored_texts(entry: Entry) -> list[str] | list[str | bytes]:
     """:func:`texts_of` ``entry``, its own text as stored (:func:`text_key`: not decoded)."""
-    if entry.kind is Kind.TOOL_CALL:
+    if entry.kind is _TOOL_CALL:
         tool_input = entry.tool_input  # parsed on each read (see ctx_tui.transcripts.model)
         if tool_input:
             return [s for s in _strings(tool_input) if s.strip()]
@@ -618,7 +623,7 @@ class _Scan:
         if unit.texts is None:
             raise _Unnumbered
         previous = self.turn_hits(unit.previous, only) if unit.followup and unit.previous is not None else None
-        strict = unit.entry.kind is Kind.TOOL_CALL
+        strict = unit.entry.kind is _TOOL_CALL
         threshold = self.index.threshold
         open_, items, ids, offset = self.open, self.items, self.ids, self.offset
         hits: dict[str, Mention] = {}
