@@ -6,8 +6,10 @@ imports ``enum``): ~30M instructions, almost a whole bare Python start again
 (docs/performance.md, the hooks section). The parsing and the writing
 themselves are the C module ``_json`` that json calls (~0.5M to import). This
 module calls it the way ``json.loads`` and ``json.dumps`` do, for the cases
-the hooks meet: the hook's stdin, the restatement queue, the notes record and
-the audit line (UTF-8 JSON text; objects of str, int, list, dict, None).
+the hooks and the status line meet: the hook's stdin, the restatement queue,
+the notes record and the audit line; the status line's stdin (text), its
+cache file and the transcript lines of its tail (UTF-8 JSON text; objects of
+str, int, float, list, dict, None).
 Anything else, and every error, goes to the json module itself, so the result
 or the exception is json's own (tests/test_json_light.py compares them).
 """
@@ -39,12 +41,12 @@ class _Decoder:
 _scan_once = _json.make_scanner(_Decoder())  # type: ignore[arg-type]  # typeshed: any object with these attributes
 
 
-def loads(data: bytes) -> Any:
+def loads(data: bytes | str) -> Any:
     """``json.loads(data)``: the same value, or the same exception."""
-    # json.detect_encoding says UTF-8 for text that opens with "{" and a non-NUL byte
-    if data[:1] == b"{" and data[1:2] != b"\x00":
+    # json.detect_encoding says UTF-8 for bytes that open with "{" and a non-NUL byte
+    if data[:1] == "{" or (data[:1] == b"{" and data[1:2] != b"\x00"):
         try:
-            text = data.decode("utf-8", "surrogatepass")
+            text = data if isinstance(data, str) else data.decode("utf-8", "surrogatepass")
             value, end = _scan_once(text, 0)
             if not text[end:].strip(_WHITESPACE):
                 return value

@@ -47,7 +47,6 @@ prompt and imports as little as it can (each split module is one more import).
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -57,7 +56,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui sta
 if TYPE_CHECKING:
     from typing import Any
 
-from ctx_tui import usercache
+from ctx_tui import json_light, usercache
 from ctx_tui.model_windows import table_window
 from ctx_tui.plain_text import one_line
 from ctx_tui.transcripts.tail import FORMAT_VALUES, USAGE_WINDOWS_CAP, TailScan, follow_tail
@@ -79,7 +78,7 @@ COLORS = {"ok": "32", "warn": "33", "alert": "1;31", "dim": "2", "item": "33", "
 def parse_input(raw: bytes) -> dict[str, Any]:
     """The statusline JSON as a dict; anything else (empty, not JSON, not an object) is ``{}``."""
     try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
+        data = json_light.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
@@ -182,11 +181,9 @@ def _memory_entry(project: str, session_id: str | None, cached: Any) -> dict[str
     def build() -> dict[str, Any]:
         if stamp is None:
             return dict(NO_MEMORY)
-        from pathlib import Path
-
         from ctx_tui.memory.session_notes import read_status, status_summary
 
-        recorded = read_status(Path(path))  # written by ctx-tui: its notes record, no YAML
+        recorded = read_status(path)  # written by ctx-tui: its notes record, no YAML (nor pathlib)
         if recorded is not None:
             return recorded
         try:
@@ -428,6 +425,8 @@ def main(argv: list[str]) -> int:
             width = int(value) if value.isdigit() and int(value) > 0 else width
         status = compute(parse_input(_read_stdin()))
         if "--json" in argv:
+            import json  # its spaced text, as before; json_light writes compact text
+
             line = json.dumps(status)  # ASCII: no control, C1 or bidi character leaves raw
         else:
             line = render(status, width, color)

@@ -17,16 +17,18 @@ Four kinds of small JSON files live here:
 
 Everything here may be deleted at any time: it is rebuilt on the next call.
 Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
-read). Only ``os``, ``stat``, ``json`` and the built-in ``_thread`` are imported: the status line runs this on
+read). Only ``os``, ``stat``, :mod:`ctx_tui.json_light` (json's own answers without
+its ``re``) and the built-in ``_thread`` are imported: the status line runs this on
 every message.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from _thread import get_ident  # built in (threading's own): the status line's start is not slowed
+
+from ctx_tui import json_light
 
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
 if TYPE_CHECKING:
@@ -66,7 +68,7 @@ def read_json(path: str) -> Any:
         with open(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
-            return json.loads(fh.read(1 << 20))
+            return json_light.loads(fh.read(1 << 20))
     except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep (a damaged or planted file)
         return None
 
@@ -83,7 +85,7 @@ def write_json(path: str, data: Any) -> None:
     try:
         # A new file only: never written through a link planted at the temporary name.
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
+            fh.write(json_light.dumps(data))
         os.replace(tmp, path)
     except BaseException:
         try:

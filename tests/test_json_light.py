@@ -37,6 +37,14 @@ def test_valid_text_reads_as_json_reads_it(value, pad) -> None:
         _same_loads((text + pad).encode("utf-8", "surrogatepass"))
 
 
+@given(JSON_VALUES, st.text(max_size=8))
+def test_text_reads_as_json_reads_it(value, junk: str) -> None:
+    """A str too (the status line decodes its stdin first): json.loads(str) has no encoding to detect."""
+    for text in (json.dumps({"v": value}, ensure_ascii=False), "\ufeff{}", "{" + junk, "{}" + junk, junk):
+        mine, theirs = _outcome(json_light.loads, text), _outcome(json.loads, text)
+        assert (mine[0], repr(mine[1])) == (theirs[0], repr(theirs[1]))
+
+
 @given(st.binary(max_size=40))
 def test_any_bytes_read_or_fail_as_json_does(data: bytes) -> None:
     _same_loads(data)

@@ -226,6 +226,20 @@ def test_the_notes_record_bound_keeps_within_the_yaml_limits() -> None:
     assert session_notes.MAX_BYTES // 2 <= DEFAULT_LIMITS.max_nodes
 
 
+def test_the_status_line_imports_no_json_re_or_pathlib(tmp_path: Path) -> None:
+    """Claude Code runs `statusline` after every message: cold (the transcript's tail) and warm (its cache),
+    with a session memory summarised from its notes record, it reads its JSON with json_light."""
+    register(tmp_path, "g", "goal", "Build the inventory CLI")
+    stdin = json.dumps({"session_id": SESSION_ID, "cwd": str(tmp_path),
+                        "transcript_path": str(fixture(CLAUDE_COMPACTED))}).encode()
+    cold = _probe(tmp_path, "statusline", "--no-color", stdin=stdin, bare=True)
+    warm = _probe(tmp_path, "statusline", "--no-color", stdin=stdin, bare=True)
+    assert cold["stdout"] == warm["stdout"] and cold["stdout"].startswith("ctx ")
+    for run in (cold, warm):
+        assert STDLIB_SKIPPED & set(run["modules"]) == set()
+        assert HEAVY & set(run["modules"]) == set()
+
+
 def test_version_imports_no_command_module(tmp_path: Path) -> None:
     run = _probe(tmp_path, "--version")
     assert run["code"] == 0 and run["stdout"].startswith("ctx-tui ")

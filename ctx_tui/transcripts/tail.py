@@ -28,8 +28,9 @@ and for a thousand files. So:
 
 Only lines that can matter are parsed (a byte test first). A half-written last
 line is never read: the offset stops at the last newline. The module imports
-nothing but ``json`` and ``os``: ``ctx-tui statusline`` runs it on every
-message Claude Code shows.
+nothing but ``os``, ``stat`` and :mod:`ctx_tui.json_light` (json's own
+answers without its ``re``): ``ctx-tui statusline`` runs it on every message
+Claude Code shows.
 
 Over 400 lines: the deciding rows of two formats, read backwards and then followed, must give
 the full readers' figures exactly; split, one rule would live in two places.
@@ -37,9 +38,10 @@ the full readers' figures exactly; split, one rule would live in two places.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
+
+from ctx_tui import json_light
 
 TYPE_CHECKING = False  # typing is not imported at run time (~4 ms): ctx-tui statusline imports this module
 if TYPE_CHECKING:
@@ -308,7 +310,7 @@ class TailScan:
 
 def _loads(line: bytes) -> Any:
     try:
-        return json.loads(line)
+        return json_light.loads(line)
     except ValueError:  # not JSON, or not UTF-8
         return None
 
