@@ -14,6 +14,12 @@ times, alternating the cases run by run and taking medians of wall and CPU time:
 * a cold call (the user cache emptied first: reads the file's tail);
 * a call after the session memory file was edited by hand (YAML parsed once).
 
+Each case runs two ways, each against its own venv's reference: the
+development venv's ``ctx-tui`` script (an editable install, as this bench
+first measured it: its finder imports pathlib and re at every start, the
+reference's included), and the command ``statusline install`` writes into
+Claude Code's settings, run by a venv that has this tree as a wheel install
+has it (``benchlib.installed_ctx_tui``): what a user's status bar runs.
 Children run with their bytecode cached, as an installed ctx-tui does
 (``benchlib.child_env``).
 
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -37,6 +44,7 @@ from pathlib import Path
 import benchlib  # puts the project on sys.path
 from bench_hooks import SESSION, _rows, grow
 
+from ctx_tui.actions.hook_install import statusline_command
 from ctx_tui.memory.session_store import Note, update_session_memory
 
 
@@ -95,37 +103,44 @@ def main() -> None:
             notes[0] += 1
             update_session_memory(project, SESSION, lambda m: m.progress.append(Note(text=f"step {notes[0]}")))
 
-        statusline = [str(script), "statusline"]
-        cases: list[tuple[str, list[str], bytes, Callable[[], None] | None]] = [
-            ("python -c pass (reference)", [sys.executable, "-c", "pass"], b"", None),
-            ("statusline, warm cache, file unchanged", statusline, stdin, None),
-            ("statusline, one round appended", statusline, stdin, append),
-            ("statusline, Claude Code's figures on stdin", statusline, with_cc, None),
-            ("statusline, memory changed by ctx-tui", statusline, stdin, note_progress),
+        python, _script = benchlib.installed_ctx_tui(project / "venv")
+        ways = {  # the reference and the statusline command of each
+            "editable, ctx-tui script": ([sys.executable, "-c", "pass"], [str(script), "statusline"]),
+            "installed, settings.json command": ([python, "-c", "pass"],
+                                                 [python, *shlex.split(statusline_command())[1:]]),
+        }
+        cases: list[tuple[str, bytes, Callable[[], None] | None]] = [
+            ("python -c pass (reference)", b"", None),
+            ("statusline, warm cache, file unchanged", stdin, None),
+            ("statusline, one round appended", stdin, append),
+            ("statusline, Claude Code's figures on stdin", with_cc, None),
+            ("statusline, memory changed by ctx-tui", stdin, note_progress),
             # after a change by ctx-tui, so that the memory is summarised from its notes record as a new
             # session's first call does (a hand edit comes next: YAML, the case below)
-            ("statusline, cold (cache emptied)", statusline, stdin,
+            ("statusline, cold (cache emptied)", stdin,
              lambda: shutil.rmtree(project / "cache", ignore_errors=True)),
-            ("statusline, memory edited by hand (YAML)", statusline, stdin, touch_memory),
+            ("statusline, memory edited by hand (YAML)", stdin, touch_memory),
         ]
-        _run(statusline, stdin, env)  # compile bytecode, fill the cache
+        for _reference, statusline in ways.values():
+            _run(statusline, stdin, env)  # compile bytecode, fill the cache
         print("line:", _run(statusline, stdin, env)[2].decode().strip())
-        walls: dict[str, list[float]] = {label: [] for label, *_ in cases}
-        cpus: dict[str, list[float]] = {label: [] for label, *_ in cases}
+        walls: dict[tuple[str, str], list[float]] = {(label, way): [] for label, *_ in cases for way in ways}
+        cpus: dict[tuple[str, str], list[float]] = {(label, way): [] for label, *_ in cases for way in ways}
         for _ in range(args.runs):
-            for label, cmd, data, prepare in cases:  # alternating: the machine's load hits every case alike
-                if prepare:
-                    prepare()
-                wall, cpu, _out = _run(cmd, data, env)
-                walls[label].append(wall)
-                cpus[label].append(cpu)
-        ref_wall = statistics.median(walls[cases[0][0]])
-        ref_cpu = statistics.median(cpus[cases[0][0]])
-        print(f"{'case':44} {'wall ms':>8} {'CPU ms':>7} {'x pass (wall)':>14} {'x pass (CPU)':>13}")
-        for label, *_ in cases:
-            wall, cpu = statistics.median(walls[label]), statistics.median(cpus[label])
-            print(f"{label:44} {wall * 1000:8.1f} {cpu * 1000:7.1f} {wall / ref_wall:14.2f} {cpu / ref_cpu:13.2f}")
-
+            for label, data, prepare in cases:  # alternating: the machine's load hits every case alike
+                for way, (reference, statusline) in ways.items():
+                    if prepare:
+                        prepare()
+                    wall, cpu, _out = _run(reference if label == cases[0][0] else statusline, data, env)
+                    walls[label, way].append(wall)
+                    cpus[label, way].append(cpu)
+        for way in ways:
+            ref_wall = statistics.median(walls[cases[0][0], way])
+            ref_cpu = statistics.median(cpus[cases[0][0], way])
+            print(f"{way:44} {'wall ms':>8} {'CPU ms':>7} {'x pass (wall)':>14} {'x pass (CPU)':>13}")
+            for label, *_ in cases:
+                wall, cpu = statistics.median(walls[label, way]), statistics.median(cpus[label, way])
+                print(f"{label:44} {wall * 1000:8.1f} {cpu * 1000:7.1f} {wall / ref_wall:14.2f} {cpu / ref_cpu:13.2f}")
 
 if __name__ == "__main__":
     main()
