@@ -121,8 +121,9 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     return data
 
 
-def lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
+def lock_path(path: Path | str) -> str:
+    """The file whose flock guards ``path``: its name with ``.lock`` added, beside it."""
+    return os.fspath(path) + ".lock"
 
 
 class LockTimeout(CtxError):
@@ -178,7 +179,7 @@ class locked:  # noqa: N801 (used as a function: ``with locked(path):``)
 
     def __enter__(self) -> None:
         os.makedirs(os.path.dirname(self.path) or os.curdir, exist_ok=True)
-        target = self.path + ".lock"  # lock_path's name
+        target = lock_path(self.path)
         self._fd = _flock(target, self.timeout) if fcntl is not None else None
         if self._fd is None:
             from filelock import FileLock, Timeout  # Windows, or a filesystem without flock

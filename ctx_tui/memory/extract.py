@@ -110,12 +110,14 @@ _DECISION_NOUN = re.compile(r"\b(?:decision|decisions|decided|solution|approach|
 #: The agent's own pick, kept whole ("My recommendation: yes, a fresh session", "Recommended: Option 2 (Askpass)");
 #: a report's "Recommendation:" lines advise the reader and are not the session's choices.
 _OWN_PICK = re.compile(r"^(?:my|our) recommendation$|^recommended$", re.I)
-_CHOICE_QUALIFIER = re.compile(r"^(?:final|chosen|selected|recommended|agreed|adopted)\b", re.I)
-_CHOSEN_IN_HEADING = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted)\s+(?:approach|solution|design|option|fix)\b\W*\w.*", re.I)
+#: The words that mark an option as the one taken ("Recommended approach", "Chosen: ...").
+_CHOICE_WORDS = ("recommended", "chosen", "selected", "agreed", "adopted")
+_CHOICE_ALTERNATION = "|".join(_CHOICE_WORDS)
+_CHOICE_QUALIFIER = re.compile(rf"^(?:final|{_CHOICE_ALTERNATION})\b", re.I)
+_CHOSEN_IN_HEADING = re.compile(rf"\b(?:{_CHOICE_ALTERNATION})\s+(?:approach|solution|design|option|fix)\b\W*\w.*", re.I)
 #: A section that presents one of several alternatives ("Approach 2: ...", "Option B", "Alternative: ...").
 _ALTERNATIVE_SECTION = re.compile(r"\b(?:option|alternative|approach|variant)\s+#?\w{1,2}\b|^alternatives?\b", re.I)
-_CHOICE_WORDS = ("recommended", "chosen", "selected", "agreed", "adopted")
-_CHOSEN = re.compile(r"\b(?:recommended|chosen|selected|agreed|adopted|final)\b", re.I)
+_CHOSEN = re.compile(rf"\b(?:{_CHOICE_ALTERNATION}|final)\b", re.I)
 #: A heading that opens a list of decisions ("Technical Decisions", "Key decisions made").
 _DECISION_LIST = re.compile(r"^(?:[\w-]+\s+){0,2}decisions?(?:\s+made)?\s*:?$", re.I)
 _APPROVAL = re.compile(
