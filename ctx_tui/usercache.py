@@ -1,6 +1,6 @@
 """ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
 
-Four kinds of small JSON files live here:
+Five kinds of small JSON files live here:
 
 * ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
   transcript (byte offset, file identity, the usage figure), so the next call
@@ -13,7 +13,9 @@ Four kinds of small JSON files live here:
   found in the word counts, so a later process does not rank them again;
 * ``lexicon.json``: the concept lexicon as :mod:`ctx_tui.mentions` compiled it
   (its words stemmed), by a digest of what compiling reads, so a later process
-  does not compile it again.
+  does not compile it again;
+* ``help.json``: ``ctx-tui --help``'s text as argparse rendered it, by the
+  terminal's width and what the text follows from (``ctx_tui.cli.print_top_help``).
 
 Everything here may be deleted at any time: it is rebuilt on the next call.
 Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
