@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ctx_tui import regex_cache
+
 #: Words that run the next word as the program (``sudo make``, ``npx playwright``, ``python manage.py``).
 RUNNERS = frozenset("sudo env time nohup exec command npx pnpx bunx uvx doas python python3 node ruby perl bash sh".split())
 #: Two-word runners: ``<tool> run <program>``, ``python -m <module>``.
@@ -144,22 +146,22 @@ PRODUCTS = frozenset(OWNERS) | frozenset(w for owners in OWNERS.values() for own
 #: Subcommands that install packages: the packages they name are run words too (``npm i -D @playwright/test``).
 INSTALLS = frozenset("install i add remove uninstall upgrade".split())
 
-_PROGRAM = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
-_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
-_OPTION = re.compile(r"^--?[A-Za-z]")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SPAN = re.compile(r"`([^`\n]+)`")
-_SEPARATOR = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
-_PACKAGE = re.compile(r"[@/=<>~^\[\],:]+")
+_PROGRAM = regex_cache.compile(r"^[a-z0-9][a-z0-9._+-]*$")
+_SUBCOMMAND = regex_cache.compile(r"^[a-z][a-z0-9-]*$")
+_OPTION = regex_cache.compile(r"^--?[A-Za-z]")
+_ASSIGNMENT = regex_cache.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SPAN = regex_cache.compile(r"`([^`\n]+)`")
+_SEPARATOR = regex_cache.compile(r"\s*(?:&&|\|\||[;|])\s*")
+_PACKAGE = regex_cache.compile(r"[@/=<>~^\[\],:]+")
 _STRIP = "'\"()[]{},"
 #: A tool's configuration file: ``<tool>.config.<ext>``, ``.<tool>rc[.<ext>]``, ``<tool>[.<variant>].<yml|yaml|toml|ini|cfg|hcl>``
 #: (``docker-compose.override.yml``); group 1 or 2 is the tool. Not ``.json`` (``package.json``, ``tsconfig.json``).
-_CONFIG = re.compile(
+_CONFIG = regex_cache.compile(
     r"(?:^|[\s/`'\"(])(?:\.([a-z][a-z0-9_-]*?)rc(?:\.[a-z]+)?|([a-z][a-z0-9_-]*)(?:\.config\.[a-z]+|(?:\.[a-z]+)?\.(?:ya?ml|toml|ini|cfg|hcl)))"
     r"(?=$|[\s`'\",;:)])"
 )
 #: What a configuration file can end with: a sentence holding none has no :func:`config_words` (most sentences).
-_CONFIG_END = re.compile(r"\.(?:[a-z0-9_-]*rc\b|config\.|(?:ya?ml|toml|ini|cfg|hcl)\b)", re.I)
+_CONFIG_END = regex_cache.compile(r"\.(?:[a-z0-9_-]*rc\b|config\.|(?:ya?ml|toml|ini|cfg|hcl)\b)", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +228,9 @@ def read_command(segment: str) -> Command | None:
 
 
 #: Code, not a command: an assignment, a call, a block (``stripe = Stripe(key)``, ``const flow = 1``).
-_CODE = re.compile(r"\s[-+*/:]?=\s|[(){}]")
+_CODE = regex_cache.compile(r"\s[-+*/:]?=\s|[(){}]")
 #: A quoted argument (a pattern, a message): its words are not run, and its ``|`` or ``;`` split nothing.
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_QUOTED = regex_cache.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 def _commands_in(span: str) -> list[Command]:
@@ -278,8 +280,8 @@ LOOSE_WORDS = 5
 _PROSE = frozenset("a an the of to in on for with and or but is are was were be it this that we you i our my not no as at by".split())
 #: The first word of a line, and an option anywhere in it: a line whose first word is no known
 #: program and that has no option cannot hold a command :func:`run_words` reads (most code and prose).
-_HEAD = re.compile(r"[a-z0-9][a-z0-9._+-]*(?=\s|$)")
-_ANY_OPTION = re.compile(r"\s--?[A-Za-z]")
+_HEAD = regex_cache.compile(r"[a-z0-9][a-z0-9._+-]*(?=\s|$)")
+_ANY_OPTION = regex_cache.compile(r"\s--?[A-Za-z]")
 _KNOWN = RUNNERS | GENERIC | OWNERS.keys() | {pair[0] for pair in RUNNER_PAIRS}
 _OPENERS = frozenset("./~$")
 
@@ -288,7 +290,7 @@ _OPENERS = frozenset("./~$")
 #: green"): words no English sentence uses otherwise (and the pairs of :data:`RUNNER_PAIRS`).
 INNER_RUNNERS = frozenset("npx pnpx bunx uvx".split())
 #: A sentence holding none of these has no command inside it (:func:`_inner_words`).
-_INNER_HINT = re.compile(r"\s(?:npx|pnpx|bunx|uvx|run|-m|exec|dlx|tool)\s|\s--?[A-Za-z]")
+_INNER_HINT = regex_cache.compile(r"\s(?:npx|pnpx|bunx|uvx|run|-m|exec|dlx|tool)\s|\s--?[A-Za-z]")
 _CLAUSE_END = (",", ".", ";", ":", "!", "?", ")")
 
 

@@ -92,7 +92,7 @@ import snowballstemmer
 
 from ctx_tui.command_lines import GENERIC, PRODUCTS, run_words
 from ctx_tui.concepts import concept_entries, same_words
-from ctx_tui import usercache
+from ctx_tui import regex_cache, usercache
 from ctx_tui.english import common_keys
 
 TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
@@ -212,24 +212,24 @@ if hasattr(_STEMMER, "maxCacheSize"):
     _STEMMER.maxCacheSize = 0
 
 #: A run of text without spaces, brackets or quotes: one candidate term.
-_CHUNK = re.compile(r"[^\s,;!?()\[\]{}<>\"`|*\u2018\u2019\u201c\u201d]+")
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
-_NUMBER = re.compile(r"^v?\d+(?:[.,:]\d+)*(?:/\d+)?%?$")
-_EXTENSION = re.compile(
+_CHUNK = regex_cache.compile(r"[^\s,;!?()\[\]{}<>\"`|*\u2018\u2019\u201c\u201d]+")
+_URL = regex_cache.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+_NUMBER = regex_cache.compile(r"^v?\d+(?:[.,:]\d+)*(?:/\d+)?%?$")
+_EXTENSION = regex_cache.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|rst|ya?ml|toml|ini|cfg|conf|rs|go|java|kt|kts|rb|php|c|h|cc|cpp|hpp|"
     r"cs|swift|sh|bash|zsh|sql|css|scss|tcss|html|txt|lock|env|xml|csv|proto|tf|ipynb|gradle|log|vue|svelte)$",
     re.I,
 )
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL = regex_cache.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # The complement of [0-9A-Za-z\u00c0-\uffff], spelled out: the negated class compiled a 64k-entry map (~2-4 ms of every start).
-_SPLIT = re.compile(r"[\x00-/:-@\[-`{-\xbf\U00010000-\U0010ffff]+")
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SPLIT = regex_cache.compile(r"[\x00-/:-@\[-`{-\xbf\U00010000-\U0010ffff]+")
+_WORD = regex_cache.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+")
+_SENTENCE_END = regex_cache.compile(r"(?<=[.!?])\s+")
 _EDGE = "'\"-=:.,+"
-_PARTS = re.compile(r"[\s/-]+")
-_LABEL = re.compile(r"^\s*[A-Za-z]+:\s+")
-_CLAUSE = re.compile(r"[;,.:()!?\u2014]+(?:\s|$)|\s[-\u2013]\s")
-_MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|migrat\w*|switch\w*|port(?:s|ed|ing)?|go(?:ing)? with|replac\w*)\b")
+_PARTS = regex_cache.compile(r"[\s/-]+")
+_LABEL = regex_cache.compile(r"^\s*[A-Za-z]+:\s+")
+_CLAUSE = regex_cache.compile(r"[;,.:()!?\u2014]+(?:\s|$)|\s[-\u2013]\s")
+_MOVING = regex_cache.compile(r"\b(?:mov(?:e|es|ed|ing)|migrat\w*|switch\w*|port(?:s|ed|ing)?|go(?:ing)? with|replac\w*)\b")
 #: Adverb particles that make one word of the verb before them (*sign-in*, *set-up*, *opt-out*).
 _PARTICLES = frozenset("in out up down on off over through by".split())
 _ARTICLES = frozenset("the a an one any our its their this that".split())
@@ -265,7 +265,7 @@ class Term:
 
 #: British spellings the stemmer keeps apart from the American ones: *-ise* / *-isation* (but for the
 #: words where *-ise* is no suffix), *-yse*, and a few whole stems (*colour*, *licence*, *centre*).
-_BRITISH_SUFFIX = re.compile(r"(?<=[a-z]{3})(is|ys)(e|es|ed|ing|er|ers|ation|ations|able)$")
+_BRITISH_SUFFIX = regex_cache.compile(r"(?<=[a-z]{3})(is|ys)(e|es|ed|ing|er|ers|ation|ations|able)$")
 _NOT_ISE = frozenset(
     """advertise advise apprise arise chastise circumcise comprise compromise concise demise despise devise disguise
     enterprise excise exercise expertise franchise improvise incise likewise merchandise noise otherwise paradise
@@ -284,7 +284,7 @@ _BRITISH_STEMS = (
 
 #: The British stems as one pattern (no two of them start the same word): one match per word
 #: instead of a test per stem.
-_BRITISH_START = re.compile("|".join(re.escape(british) for british, _ in _BRITISH_STEMS))
+_BRITISH_START = regex_cache.compile("|".join(re.escape(british) for british, _ in _BRITISH_STEMS))
 _AMERICAN_OF = dict(_BRITISH_STEMS)
 
 
@@ -729,8 +729,8 @@ class Profile:
         yield from dict.fromkeys(RUN + w for name, _ in self.tools for w in name)
 
 
-_TOKEN = re.compile(r"\S+")
-_CLAUSE_END = re.compile(r"[.;:!?\u2014]['\")\]]*$")
+_TOKEN = regex_cache.compile(r"\S+")
+_CLAUSE_END = regex_cache.compile(r"[.;:!?\u2014]['\")\]]*$")
 
 
 _Run = tuple[list[str], bool, str]
@@ -778,7 +778,7 @@ def _names(runs: list[_Run]) -> tuple[frozenset[str], ...]:
     return tuple(dict.fromkeys(name for name in names if name))
 
 
-_CODE_WORD = re.compile(r"`([a-z][a-z0-9._-]*)`")
+_CODE_WORD = regex_cache.compile(r"`([a-z][a-z0-9._-]*)`")
 
 
 def _tool_names(runs: list[_Run], text: str, rejected: frozenset[str]) -> tuple[tuple[frozenset[str], str], ...]:
@@ -952,8 +952,8 @@ class _Parsed:
 KIND_MARKERS = ("new", "old", "former", "previous", "current")
 #: Words after a marker that still belong to its noun phrase ("the new node provisioner").
 KIND_REACH = 3
-_KIND_MARKER = re.compile(r"\b(?:" + "|".join(KIND_MARKERS) + r")\b", re.I)
-_LOWER_WORD = re.compile(r"[\w.+-]+")
+_KIND_MARKER = regex_cache.compile(r"\b(?:" + "|".join(KIND_MARKERS) + r")\b", re.I)
+_LOWER_WORD = regex_cache.compile(r"[\w.+-]+")
 
 
 def _marked(text: str) -> frozenset[str]:
@@ -969,7 +969,7 @@ def _marked(text: str) -> frozenset[str]:
 #: Age adjectives, by side: what the item says of *new* code is not said of *old* code ("no RxJava in new
 #: Android code" against "the old RxJava code in payments crashes").
 AGES = {"new": 1, "newer": 1, "old": -1, "older": -1, "legacy": -1, "existing": -1}
-_AGE = re.compile(r"\b(?:" + "|".join(AGES) + r")\b", re.I)
+_AGE = regex_cache.compile(r"\b(?:" + "|".join(AGES) + r")\b", re.I)
 
 
 def _aged(text: str) -> dict[str, int]:
@@ -993,7 +993,7 @@ def _aged(text: str) -> dict[str, int]:
     return out
 
 
-_QUANTITY = re.compile(r"^\d+(?:[.,]\d+)?%?$")
+_QUANTITY = regex_cache.compile(r"^\d+(?:[.,]\d+)?%?$")
 
 
 @lru_cache(maxsize=PARSED_CACHE)

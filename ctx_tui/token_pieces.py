@@ -51,6 +51,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from ctx_tui import regex_cache
+
 #: tiktoken's cl100k pattern (tiktoken_ext ``pat_str``) with its classes spelled in ASCII:
 #: ``\p{L}`` -> ``A-Za-z``, ``\p{N}`` -> ``0-9``, ``\s`` -> ``[\t\n\v\f\r ]`` (Rust's ``\s`` in
 #: ASCII; Python's would add ``\x1c``-``\x1f``), ``$`` -> ``\Z`` (Python's ``$`` also matches
@@ -65,12 +67,12 @@ PATTERN = (
     r"|[\t\n\x0b\x0c\r ]+(?![^\t\n\x0b\x0c\r ])"
     r"|[\t\n\x0b\x0c\r ]"
 )
-_PIECES = re.compile(PATTERN)
+_PIECES = regex_cache.compile(PATTERN)
 #: tiktoken_ext's cl100k ``pat_str`` as it is (a test compares them), for the ``regex`` module.
 UNICODE_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_NON_ASCII = regex_cache.compile(r"[^\x00-\x7f]")
 #: Pieces kept in the table; ~50 bytes each on disk, ~0.3 ms to load per thousand.
 MAX_PIECES = 40_000
 #: Pieces a counter holds in memory (in its table, and as recently used) before it drops the

@@ -1,6 +1,6 @@
 """ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
 
-Five kinds of small JSON files live here:
+Six kinds of small files live here (JSON, but the regular expressions' programs):
 
 * ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
   transcript (byte offset, file identity, the usage figure), so the next call
@@ -15,7 +15,10 @@ Five kinds of small JSON files live here:
   (its words stemmed), by a digest of what compiling reads, so a later process
   does not compile it again;
 * ``help.json``: ``ctx-tui --help``'s text as argparse rendered it, by the
-  terminal's width and what the text follows from (``ctx_tui.cli.print_top_help``).
+  terminal's width and what the text follows from (``ctx_tui.cli.print_top_help``);
+* ``regex.marshal``: the programs ``re`` compiled ctx-tui's regular expressions
+  to, by Python's version (:mod:`ctx_tui.regex_cache`), so a later process does
+  not compile them again.
 
 Everything here may be deleted at any time: it is rebuilt on the next call.
 Writes are atomic (temp file + rename, no fsync: a lost cache costs one cold
@@ -62,6 +65,17 @@ def safe_stem(text: str) -> str:
 def read_json(path: str) -> Any:
     """The JSON in ``path``; None when missing, unreadable, damaged (nested too deep too) or not a regular file (a cache is
     never an error, and a FIFO or device at the path must not block the status line or a hook)."""
+    data = read_bytes(path, 1 << 20)
+    if data is None:
+        return None
+    try:
+        return json_light.loads(data)
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deep (a damaged or planted file)
+        return None
+
+
+def read_bytes(path: str, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of ``path``; None when missing, unreadable or not a regular file (see :func:`read_json`)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -70,13 +84,18 @@ def read_json(path: str) -> Any:
         with open(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
-            return json_light.loads(fh.read(1 << 20))
-    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep (a damaged or planted file)
+            return fh.read(limit)
+    except OSError:
         return None
 
 
 def write_json(path: str, data: Any) -> None:
     """Replace ``path`` with ``data`` atomically; creates the folder (private to the user)."""
+    write_bytes(path, json_light.dumps(data).encode("utf-8"))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (see :func:`write_json`)."""
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.{get_ident()}.tmp"  # each thread its own: two writing at once never share one
@@ -86,8 +105,8 @@ def write_json(path: str, data: Any) -> None:
         pass
     try:
         # A new file only: never written through a link planted at the temporary name.
-        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "w", encoding="utf-8") as fh:
-            fh.write(json_light.dumps(data))
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:

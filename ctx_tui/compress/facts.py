@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
+from ctx_tui import regex_cache
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
 from ctx_tui.compress.scoring import terms
 
@@ -84,29 +85,29 @@ class Retention:
         return len(self.kept) + len(self.lost)
 
 
-_URL_RE = re.compile(r"https?://[^\s<>\"'`)\]]+")
+_URL_RE = regex_cache.compile(r"https?://[^\s<>\"'`)\]]+")
 _EXT = (
     "py|pyi|js|jsx|ts|tsx|mjs|cjs|json|jsonl|yaml|yml|toml|ini|cfg|md|rst|txt|csv|"
     "html|css|scss|tcss|sh|bash|zsh|rs|go|java|kt|c|h|cc|cpp|hpp|rb|php|swift|sql|"
     "lock|env|xml|proto|vue|svelte|log|ipynb|gradle|tf"
 )
-_PATH_RE = re.compile(
+_PATH_RE = regex_cache.compile(
     r"(?<![\w/.~-])(?:~|\.{1,2})?/?[\w.@+-]+(?:/[\w.@+-]+)+"  # something/with/slashes
     r"|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.(?:" + _EXT + r")\b"  # file.ext
 )
-_ERROR_RE = re.compile(
+_ERROR_RE = regex_cache.compile(
     r"\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)\b"
     r"|\bE(?:NOENT|ACCES|PERM|EXIST|ISDIR|NOTDIR|CONNREFUSED|CONNRESET|ADDRINUSE|TIMEDOUT|PIPE|NOSPC|INVAL|MFILE|NOTEMPTY|AGAIN)\b"
 )
-_BACKTICK_RE = re.compile(r"`([^`\n]{2,120})`")
-_SNAKE_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
-_CAMEL_RE = re.compile(r"\b[a-zA-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*\b")
-_DOTTED_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?")
-_CALL_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\(\)")
-_NUMBER_RE = re.compile(
+_BACKTICK_RE = regex_cache.compile(r"`([^`\n]{2,120})`")
+_SNAKE_RE = regex_cache.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_CAMEL_RE = regex_cache.compile(r"\b[a-zA-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*\b")
+_DOTTED_RE = regex_cache.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?")
+_CALL_RE = regex_cache.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\(\)")
+_NUMBER_RE = regex_cache.compile(
     r"(?<![\w.])(?:v?\d+(?:\.\d+){2,}|\d+\.\d+%?|\d{1,3}(?:,\d{3})+|\d+%|\d{1,2}:\d{2}(?::\d{2})?|\d{3,})(?![\w.]*\w)"
 )
-_PROMPT_RE = re.compile(r"^\s*\$ (.+)$", re.M)
+_PROMPT_RE = regex_cache.compile(r"^\s*\$ (.+)$", re.M)
 _SHELL_LANGS = {"bash", "sh", "shell", "console", "zsh", "shell-session"}
 COMMANDS = frozenset(
     """git python python3 pip pip3 pytest npm npx yarn pnpm node make cargo go docker
@@ -114,12 +115,12 @@ COMMANDS = frozenset(
     ruff mypy black tox poetry brew apt apt-get rm mv cp mkdir chmod find tar ssh
     java mvn gradle rustc gcc cmake deno bun""".split()
 )
-DECISION_RE = re.compile(
+DECISION_RE = regex_cache.compile(
     r"\b(?:decided|decide to|decision|we(?:'ll| will| should) use|let's use|going with|chose|"
     r"chosen|opted|switch(?:ed)? to|instead of|agreed)\b",
     re.I,
 )
-RULE_RE = re.compile(
+RULE_RE = regex_cache.compile(
     r"\b(?:must(?: not)?|never|always|do not|don't|prefer(?:s|red)?|please use|make sure)\b", re.I
 )
 #: A longer sentence is prose that happens to contain "always", not a rule.
@@ -146,7 +147,7 @@ def _add(out: dict[tuple[str, str], Fact], kind: FactKind, value: str, label: st
         out[(kind, value)] = Fact(kind, value, label or value)
 
 
-_TOKEN_RE = re.compile(
+_TOKEN_RE = regex_cache.compile(
     "|".join(
         f"(?P<{name}>{rx.pattern})"
         for name, rx in (
@@ -165,7 +166,7 @@ _TOKEN_RE = re.compile(
 
 #: Whitespace-separated chunks that may hold a token fact: with a digit, ``_ / . : (``
 #: or an inner capital. Plain words (most of any prose) are skipped without a look.
-_CHUNK_RE = re.compile(r"(?<!\S)[^\s0-9_/.:(]*(?:[0-9_/.:(]|[^\s][A-Z])\S*")
+_CHUNK_RE = regex_cache.compile(r"(?<!\S)[^\s0-9_/.:(]*(?:[0-9_/.:(]|[^\s][A-Z])\S*")
 
 
 def _prose_facts(text: str, out: dict[tuple[str, str], Fact]) -> None:
@@ -234,7 +235,7 @@ def states_decision(sentence: str) -> bool:
     return len(sentence.split()) <= MAX_DECISION_WORDS and len(key_terms(sentence)) >= 2
 
 
-PREFERENCE_RE = re.compile(r"\b(?:prefer(?:s|red)?|please use)\b", re.I)
+PREFERENCE_RE = regex_cache.compile(r"\b(?:prefer(?:s|red)?|please use)\b", re.I)
 
 
 def stated_type(sentence: str) -> str | None:
@@ -250,7 +251,7 @@ def stated_type(sentence: str) -> str | None:
     return "user_preference" if PREFERENCE_RE.search(sentence) else "constraint"
 
 
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_LIST_MARK_RE = regex_cache.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 
 
 def _decision_facts(block: Block, out: dict[tuple[str, str], Fact]) -> None:
@@ -312,7 +313,7 @@ def _has_token(haystack: str, needle: str) -> bool:
     return False
 
 
-_WORD_RUN_RE = re.compile(r"\w+")
+_WORD_RUN_RE = regex_cache.compile(r"\w+")
 
 
 class _TokenIndex:
@@ -346,7 +347,7 @@ class _TokenIndex:
 
 
 #: A plain word of prose: lower-case letters (an identifier, path or number is a fact, not prose).
-_PLAIN_WORD_RE = re.compile(r"(?<![\w./-])[A-Za-z][a-z'-]*[a-z](?![\w/(-]|\.\w)")
+_PLAIN_WORD_RE = regex_cache.compile(r"(?<![\w./-])[A-Za-z][a-z'-]*[a-z](?![\w/(-]|\.\w)")
 #: A unit is a sentence when it has at least this many plain words ("Run `make` to check it." has four).
 SENTENCE_WORDS = 3
 

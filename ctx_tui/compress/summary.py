@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ctx_tui import regex_cache
 from ctx_tui.compress.blocks import Block, sentences, split_blocks
 from ctx_tui.compress.facts import DECISION_RE, Fact, ItemLike, extract_facts, carried_facts, stated_type
 from ctx_tui.compress.select import JOIN_TOKENS, Candidate, TokenEstimate, select
@@ -47,15 +48,15 @@ WHOLE_BLOCK_TOKENS = 600
 WHOLE_BASE = 0.2
 OUTCOME_CHARS = 160
 
-_ERROR_LINE_RE = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault))\b[:\s]?(.*)")
-_TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\)|^\w*(?:Error|Exception): ", re.M)
-_FIX_RE = re.compile(r"\b(?:fix|fixed|fixes|resolv\w*|because|caused by|the issue|the problem|instead|solution|now passes?)\b", re.I)
-_OUTCOME_RE = re.compile(
+_ERROR_LINE_RE = regex_cache.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault))\b[:\s]?(.*)")
+_TRACEBACK_RE = regex_cache.compile(r"^Traceback \(most recent call last\)|^\w*(?:Error|Exception): ", re.M)
+_FIX_RE = regex_cache.compile(r"\b(?:fix|fixed|fixes|resolv\w*|because|caused by|the issue|the problem|instead|solution|now passes?)\b", re.I)
+_OUTCOME_RE = regex_cache.compile(
     r"\b(?:pass(?:ed|es)?|fail(?:ed|ures?|s)?|errors?|ok|success(?:ful)?|done|warnings?|skipped|created|"
     r"updated|deleted|\d+ (?:tests?|files?|lines?|items?|matches|changed))\b",
     re.I,
 )
-_SYMBOL_RE = re.compile(
+_SYMBOL_RE = regex_cache.compile(
     r"^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|\bfunction\s+(\w+)|^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*=|"
     r"\bfn\s+(\w+)|\bfunc\s+(\w+)|\binterface\s+(\w+)|^\s*(?:export\s+)?type\s+(\w+)\s*=",
     re.M,
@@ -187,8 +188,8 @@ def _json_bullet(block: Block) -> str:
     return f"- JSON array of {len(value)} items"
 
 
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
-_PATCH_FILE_RE = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+)$", re.M)
+_LIST_MARK_RE = regex_cache.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_PATCH_FILE_RE = regex_cache.compile(r"^\*\*\* (Update|Add|Delete) File: (.+)$", re.M)
 
 
 def _describe_call(build: "_Builder", order: int, piece: _Piece, recency: float) -> None:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from ctx_tui import regex_cache
+
 #: One token of a pattern: an escape, a character class, a group opening, ``)``, ``|``, a quantifier, or a run of
 #: plain characters (a quantifier after a run binds its last character only: see :func:`_first`).
 _TOKEN = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|\((?:\?(?::|=|!|<=|<!))?|[)|]|[?*+]\??|\{[\d,]*\}\??|[^\\\[()|?*+{]+|\{")
@@ -46,8 +48,9 @@ def grouped(pattern: str) -> str:
 
 
 def compile_grouped(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(grouped(pattern), flags)``: for a pattern only ever tested for a match."""
-    return re.compile(grouped(pattern), flags)
+    """``re.compile(grouped(pattern), flags)`` (its program kept: :mod:`ctx_tui.regex_cache`): for a pattern only
+    ever tested for a match."""
+    return regex_cache.compile(grouped(pattern), flags)
 
 
 def _alternation(tokens: list[str], i: int) -> tuple[list[str], int]:

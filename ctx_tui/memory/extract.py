@@ -66,6 +66,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from ctx_tui import regex_cache
 from ctx_tui.memory.items import ItemType, TrackedItem, extracted_item_id, importance_for, normalise_content
 from ctx_tui.memory.sentence_types import classify, is_imperative, may_state, opens_with_rule
 from ctx_tui.transcripts.activity import PLAN_TOOLS
@@ -79,65 +80,65 @@ _GOAL_MIN_WORDS = 3
 _NEAR_DUPLICATE = 0.8
 
 #: Placeholders some transcripts hold instead of text (redaction, images, fixture trimming).
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = regex_cache.compile(
     r"\[(?:REDACTED[^\]]*|image[^\]]*|[^\]\n]{0,40}\b(?:trimmed|truncated|omitted|elided|redacted)\b[^\]\n]{0,40})\]", re.I
 )
-_FENCED = re.compile(r"(^|\n)[ \t]*(```|~~~).*?(\n[ \t]*\2[^\n]*|$)", re.S)
-_TAGGED = re.compile(r"<([a-z][\w-]*)(\s[^>]*)?>.*?</\1>", re.S | re.I)
-_MEMORY_NOTE = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.S)
-_SLASH_COMMAND = re.compile(r"^/[\w:.-]+\s*")
-_THINK_WORD = re.compile(r"^(?:ultrathink|think harder|think hard|megathink|think)\b[\s,.:-]*", re.I)
-_MENTION = re.compile(r'^@(?:"[^"\n]*"|\S+)\s*')
-_TRAILING_THINK = re.compile(r"[\s,.;:-]+(?:ultrathink|think harder|think hard|megathink)[\s.!]*$", re.I)
+_FENCED = regex_cache.compile(r"(^|\n)[ \t]*(```|~~~).*?(\n[ \t]*\2[^\n]*|$)", re.S)
+_TAGGED = regex_cache.compile(r"<([a-z][\w-]*)(\s[^>]*)?>.*?</\1>", re.S | re.I)
+_MEMORY_NOTE = regex_cache.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.S)
+_SLASH_COMMAND = regex_cache.compile(r"^/[\w:.-]+\s*")
+_THINK_WORD = regex_cache.compile(r"^(?:ultrathink|think harder|think hard|megathink|think)\b[\s,.:-]*", re.I)
+_MENTION = regex_cache.compile(r'^@(?:"[^"\n]*"|\S+)\s*')
+_TRAILING_THINK = regex_cache.compile(r"[\s,.;:-]+(?:ultrathink|think harder|think hard|megathink)[\s.!]*$", re.I)
 #: Codex IDE / Desktop prompt preambles: the request follows the last of these headings.
-_REQUEST_HEADING = re.compile(r"^#{1,3}\s*my request for codex:?\s*$", re.I | re.M)
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BOLD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)([^.!?]{1,100}?)(?:\*\*|__)\s*:?\s*$")
-_LABELLED = re.compile(r"^(?:\*\*|__)?([^:*_`\n]{2,48}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$")
-_SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|(?<=[。！？])")
-_DECORATION = re.compile(r"^[^\w`\"'(\[@/<~.-]+")
-_MARKUP = re.compile(r"\*\*|__")
-_WORD = re.compile(r"\w+")
+_REQUEST_HEADING = regex_cache.compile(r"^#{1,3}\s*my request for codex:?\s*$", re.I | re.M)
+_BULLET = regex_cache.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+")
+_HEADING = regex_cache.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BOLD_LINE = regex_cache.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)([^.!?]{1,100}?)(?:\*\*|__)\s*:?\s*$")
+_LABELLED = regex_cache.compile(r"^(?:\*\*|__)?([^:*_`\n]{2,48}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$")
+_SENTENCE_END = regex_cache.compile(r"(?<=[.!?;。！？])\s+|(?<=[。！？])")
+_DECORATION = regex_cache.compile(r"^[^\w`\"'(\[@/<~.-]+")
+_MARKUP = regex_cache.compile(r"\*\*|__")
+_WORD = regex_cache.compile(r"\w+")
 #: Lines that are pasted command output or logs, not prose (also a coding agent's terminal UI: ``⏺ Ran 1 stop hook``).
-_OUTPUT_LINE = re.compile(
+_OUTPUT_LINE = regex_cache.compile(
     r"^\s*(?:\$ |>>> |[⏺⎿✻✶✳│╭╰▐▝▘]|at \S+\(|File \"|Traceback|\d{4}-\d\d-\d\d[T ]\d\d:|\[\d+/\d+\]|npm (?:ERR|WARN)|"
     r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b[:\] ]|[\w./-]+:\d+:\d+)"
 )
 
 #: Labels whose text is a decision ("Solution: X", "Recommended Design: X", "Final Plan: X").
-_DECISION_NOUN = re.compile(r"\b(?:decision|decisions|decided|solution|approach|design|choice|resolution)\s*$", re.I)
+_DECISION_NOUN = regex_cache.compile(r"\b(?:decision|decisions|decided|solution|approach|design|choice|resolution)\s*$", re.I)
 #: The agent's own pick, kept whole ("My recommendation: yes, a fresh session", "Recommended: Option 2 (Askpass)");
 #: a report's "Recommendation:" lines advise the reader and are not the session's choices.
-_OWN_PICK = re.compile(r"^(?:my|our) recommendation$|^recommended$", re.I)
+_OWN_PICK = regex_cache.compile(r"^(?:my|our) recommendation$|^recommended$", re.I)
 #: The words that mark an option as the one taken ("Recommended approach", "Chosen: ...").
 _CHOICE_WORDS = ("recommended", "chosen", "selected", "agreed", "adopted")
 _CHOICE_ALTERNATION = "|".join(_CHOICE_WORDS)
-_CHOICE_QUALIFIER = re.compile(rf"^(?:final|{_CHOICE_ALTERNATION})\b", re.I)
-_CHOSEN_IN_HEADING = re.compile(rf"\b(?:{_CHOICE_ALTERNATION})\s+(?:approach|solution|design|option|fix)\b\W*\w.*", re.I)
+_CHOICE_QUALIFIER = regex_cache.compile(rf"^(?:final|{_CHOICE_ALTERNATION})\b", re.I)
+_CHOSEN_IN_HEADING = regex_cache.compile(rf"\b(?:{_CHOICE_ALTERNATION})\s+(?:approach|solution|design|option|fix)\b\W*\w.*", re.I)
 #: A section that presents one of several alternatives ("Approach 2: ...", "Option B", "Alternative: ...").
-_ALTERNATIVE_SECTION = re.compile(r"\b(?:option|alternative|approach|variant)\s+#?\w{1,2}\b|^alternatives?\b", re.I)
-_CHOSEN = re.compile(rf"\b(?:{_CHOICE_ALTERNATION}|final)\b", re.I)
+_ALTERNATIVE_SECTION = regex_cache.compile(r"\b(?:option|alternative|approach|variant)\s+#?\w{1,2}\b|^alternatives?\b", re.I)
+_CHOSEN = regex_cache.compile(rf"\b(?:{_CHOICE_ALTERNATION}|final)\b", re.I)
 #: A heading that opens a list of decisions ("Technical Decisions", "Key decisions made").
-_DECISION_LIST = re.compile(r"^(?:[\w-]+\s+){0,2}decisions?(?:\s+made)?\s*:?$", re.I)
-_APPROVAL = re.compile(
+_DECISION_LIST = regex_cache.compile(r"^(?:[\w-]+\s+){0,2}decisions?(?:\s+made)?\s*:?$", re.I)
+_APPROVAL = regex_cache.compile(
     r"\b(?:go with|use|pick|choose|take|prefer|let'?s do|do|implement|proceed with)\s+(?:the\s+)?"
     r"(option|approach|variant|alternative|plan|proposal|solution)\s+#?([\w]+)\b",
     re.I,
 )
 #: The agent announcing how it organises the work, not which step comes next: merging, splitting,
 #: handing parts to agents, an order ("I'll handle X first"), a pace ("one command at a time").
-_APPROACH = re.compile(
+_APPROACH = regex_cache.compile(
     r"^(?:(?:ok(?:ay)?|now|so|great|good|perfect|alright)[,!.]?\s+)?(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to)\s+"
     r"(?:merge|combine|consolidate|split|spawn|delegate|\w+\b[^.;:]{1,60}?\b(?:first, then|one (?:\w+ )?at a time)\b)",
     re.I,
 )
 #: The user's pick of a listed option: "7. C sounds best", "option 1 is reasonable", "B looks good".
-_PICK = re.compile(
+_PICK = regex_cache.compile(
     r"(?:^|\s)((?:\d{1,2}[.)]\s*)?(?:(?i:option)\s+)?(?:[A-Z]|\d{1,2})\s+(?:sounds|seems|looks|is)\s+"
     r"(?:the\s+)?(?:best|good|great|right|fine|reasonable|perfect)\b[^.!?\n]*)",
 )
-_YES = re.compile(r"^(?:yes|yeah|yep|sure|ok(?:ay)?)\b[\s,.!]*", re.I)
+_YES = regex_cache.compile(r"^(?:yes|yeah|yep|sure|ok(?:ay)?)\b[\s,.!]*", re.I)
 #: (The patterns below kept as text are compiled when first needed, by re's cache: most sessions never need them.)
 #: A prompt that only accepts what the agent proposed: "yes", "ok, go ahead", "sounds good, do it", "lgtm".
 _ACCEPT = (
@@ -158,20 +159,20 @@ _BARE_REPLY = (
     r"^(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?|sure|thanks?|thank you|hmm+|wait|later|not now|stop|continue|go on|idk|"
     r"dunno|not sure|i don'?t know|you decide|your call|up to you|you choose|you pick|whatever|either|any|none)\b[\s,.!]*$"
 )
-_REDIRECT = re.compile(
+_REDIRECT = regex_cache.compile(
     r"^(?:actually|instead|change of plans?|new plan|forget (?:that|it|about)|scratch that|new task|different task|"
     r"switch(?:ing)? gears|pivot(?:ing)?)\b[\s,:;.-]*",
     re.I,
 )
-_RATIONALE = re.compile(r"\s*(?:,\s*)?\b(?:because|since|so that|as it|as this|given that)\b\s*", re.I)
-_PATHS = re.compile(r"(?:[\w@.+-]+/)+[\w@.+-]+\.\w{1,6}|\b[\w-]+\.(?:py|ts|tsx|js|json|md|ya?ml|toml|rs|go|java|sh)\b")
-_ASK = re.compile(
+_RATIONALE = regex_cache.compile(r"\s*(?:,\s*)?\b(?:because|since|so that|as it|as this|given that)\b\s*", re.I)
+_PATHS = regex_cache.compile(r"(?:[\w@.+-]+/)+[\w@.+-]+\.\w{1,6}|\b[\w-]+\.(?:py|ts|tsx|js|json|md|ya?ml|toml|rs|go|java|sh)\b")
+_ASK = regex_cache.compile(
     r"\b(?:need to|needs to|want (?:you )?to|would like|i'd like|please|pls|can you|could you|would you|let'?s|help me|"
     r"have to|trying to|goal is|task is|should)\b",
     re.I,
 )
 #: A question that asks for information, not for work ("why is X", "what are Y", "do I need Z", "not sure if …").
-_INFO_QUESTION = re.compile(
+_INFO_QUESTION = regex_cache.compile(
     r"^(?:(?:why|what|what's|whats|who|where|when|which|whose|how (?:much|many|long|come|is|are|does|did))\b|"
     r"(?:is|are|was|were|do|does|did|has|have|had|am|will|would|should|shall|can|could|may)\s+"
     r"(?:i|it|there|this|that|these|those|the|my|your|our|we|they|he|she|any)\b|"
@@ -180,42 +181,42 @@ _INFO_QUESTION = re.compile(
 )
 #: Openings the closed-class imperative test takes for a verb: a determiner, a contraction typed without its
 #: apostrophe ("all three, privacy and remote access", "Im sure you can …").
-_NOT_A_VERB = re.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
+_NOT_A_VERB = regex_cache.compile(r"^(?:all|both|each|every|some|any|none|most|im|ive|id|its|thats|theres|dont|cant)\b", re.I)
 #: A pasted agent session: its reasoning lines ("Thinking: …", as coding agents' terminals show them) and the lines of
 #: its interface (turn footers, tool calls, "Click to expand").
 _PASTED_REASONING = r"^[ \t]*(?:[✻∴*]\s*)?Thinking(?::|…|\.\.\.)"
 _PASTED_AGENT_LINE = r"^[ \t]*(?:▣|[✱→←⏺⎿]\s|\$ |Click to expand).*$"
 #: A bare link: context for the ask, not one ("https://example.com/brief" above the request).
-_LINK_ONLY = re.compile(r"^(?:https?://|www\.)\S+$", re.I)
+_LINK_ONLY = regex_cache.compile(r"^(?:https?://|www\.)\S+$", re.I)
 #: Information asked for in the imperative ("tell me more about X", "show me the JSON"): no new task.
-_INFO_REQUEST = re.compile(r"^(?:please\s+)?(?:(?:tell|show|give) me\b|explain|describe)\b", re.I)
+_INFO_REQUEST = regex_cache.compile(r"^(?:please\s+)?(?:(?:tell|show|give) me\b|explain|describe)\b", re.I)
 #: Work asked for as a question ("can you …", "could we …", "how do we …").
-_REQUEST_QUESTION = re.compile(r"^(?:(?:can|could|would|will) you|(?:can|could) we|how (?:do|can|should) (?:we|i|you))\b", re.I)
+_REQUEST_QUESTION = regex_cache.compile(r"^(?:(?:can|could|would|will) you|(?:can|could) we|how (?:do|can|should) (?:we|i|you))\b", re.I)
 #: A want or need stated as the ask ("I want you to …", "I need a better understanding of …").
-_WANT = re.compile(r"^(?:i|we)(?: really)? (?:want|need|would like|'d like)\b", re.I)
+_WANT = regex_cache.compile(r"^(?:i|we)(?: really)? (?:want|need|would like|'d like)\b", re.I)
 #: A reply to the agent rather than a new task: an answer word, a numbered or lettered pick.
-_ANSWER_OPENING = re.compile(r"^(?:yes|yeah|yep|no|nope|nah|ok|okay|sure|\d{1,2}(?:[.)]|\s|$)|[a-z][.)]\s)", re.I)
+_ANSWER_OPENING = regex_cache.compile(r"^(?:yes|yeah|yep|no|nope|nah|ok|okay|sure|\d{1,2}(?:[.)]|\s|$)|[a-z][.)]\s)", re.I)
 #: A statement whose first word only looks like a verb: a subject and its verb ("performance is crucial", "X has Y").
-_DECLARATIVE = re.compile(r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|can|could|would|should|must|does|did)\b|^\w+'s\b", re.I)
+_DECLARATIVE = regex_cache.compile(r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|can|could|would|should|must|does|did)\b|^\w+'s\b", re.I)
 #: A parenthetical of three words or more: a clause of its own ("(no need to go into details)").
-_ASIDE = re.compile(r"\s\(((?:[^()\s]+\s+){2,}[^()]*)\)")
+_ASIDE = regex_cache.compile(r"\s\(((?:[^()\s]+\s+){2,}[^()]*)\)")
 #: Where a clause may start inside a sentence ("…, but be sure to …", "…, always …").
-_CLAUSE_JOIN = re.compile(r",\s*(?:but\s+|and\s+)?")
-_POLITE = re.compile(r"^(?:please|pls|plz|ok(?:ay)?|so|now|then|and|also)\b[\s,:]*", re.I)
+_CLAUSE_JOIN = regex_cache.compile(r",\s*(?:but\s+|and\s+)?")
+_POLITE = regex_cache.compile(r"^(?:please|pls|plz|ok(?:ay)?|so|now|then|and|also)\b[\s,:]*", re.I)
 #: Words that make a sentence a standing rule even when it asks for work.
-_BINDING = re.compile(r"\b(?:must|mustn'?t|should|shouldn'?t|never|always|don'?t|do not|not allowed|forbidden|mandatory|only)\b", re.I)
+_BINDING = regex_cache.compile(r"\b(?:must|mustn'?t|should|shouldn'?t|never|always|don'?t|do not|not allowed|forbidden|mandatory|only)\b", re.I)
 #: The modals that make a request read as a rule ("do what you need to", "the commands required to").
-_WEAK_MODAL = re.compile(r"\b(?:needs? to|required to|ha(?:ve|s) to)\b", re.I)
+_WEAK_MODAL = regex_cache.compile(r"\b(?:needs? to|required to|ha(?:ve|s) to)\b", re.I)
 #: Openings of a request the closed-class imperative test misses ("we need to fix …", "do whatever it takes …");
 #: "we need to keep / stay / be …" holds a state: a rule.
-_REQUEST_OPENING = re.compile(
+_REQUEST_OPENING = regex_cache.compile(
     r"^(?:(?:we|i) (?:really )?need to (?!(?:keep|stay|remain|maintain|preserve|support|be|avoid|stick)\b)|"
     r"i (?:want|need) you to|i'?d like you to|do (?!(?:you|we|i|they|it|not)\b)\w)",
     re.I,
 )
 #: The agent's closing question asks the user to choose a way or confirm it ("Which approach do you prefer?",
 #: "… or would you prefer to review it first?", "Ready to proceed?"): the reply goes on with the current task.
-_CHOICE_ASKED = re.compile(
+_CHOICE_ASKED = regex_cache.compile(
     r"^(?:which\b|(?:are you )?ready (?:to|for)\b|shall i\b|should i (?:proceed|continue|go ahead)\b)|"
     r"\bor (?:would you prefer|should i|do you want|shall i)\b.*\?$",
     re.I,
@@ -655,7 +656,7 @@ _PROPOSED_PLAN = r"<proposed_plan>(.*?)(?:</proposed_plan>|$)"
 #: Codex's ``request_user_input``: the user's picks (option labels) and notes (``user_note: …``) by question id.
 _USER_INPUT_TOOL = "request_user_input"
 _NOTE_HEAD = "user_note:"
-_ANSWER = re.compile(r'"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.){1,400}?)"')
+_ANSWER = regex_cache.compile(r'"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.){1,400}?)"')
 
 # -- the incremental extractor ----------------------------------------------------------
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from ctx_tui import regex_cache
 from ctx_tui.memory.alternation import compile_grouped
 
 #: Words a sentence opens with that are not an imperative verb (for finding the ask of a prompt).
@@ -47,7 +48,7 @@ NOT_IMPERATIVE = frozenset(
 _CLAUSE = r"(?:^|[,;:(—–]\s*|[.!]\s+|\s-\s+|\b(?:so|and|but|then|just|also|please|pls|plz|and pls|and please)\s+)"
 #: "…, so don't bump it", "complete the commit, always verify", "…, but be sure to …": a rule opening any clause,
 #: not only the sentence.
-_RULE_CLAUSE = re.compile(
+_RULE_CLAUSE = regex_cache.compile(
     _CLAUSE + r"(?:please\s+|pls\s+)?(?:(?:don'?t|dont|do not|never|no need to)\s+"
     r"(?!(?:know|think|see|understand|get|remember|mind|worry|care|need|like|want|read)\b)[a-z]|"
     r"(?:always|make sure|be sure to|ensure|avoid|keep in mind|remember to|refrain from|under no circumstances|stick to|stick with|"
@@ -55,19 +56,19 @@ _RULE_CLAUSE = re.compile(
     re.I,
 )
 #: Scope of a standing rule ("from now on", "whatever you do", "no exceptions").
-_STANDING = re.compile(
+_STANDING = regex_cache.compile(
     r"\b(?:from now on|going forward|at all times|in all cases|in every case|whatever you (?:do|change|touch)|"
     r"no matter what|under any circumstances|without exceptions?|no exceptions)\b",
     re.I,
 )
 #: A thing declared protected: "X is off limits", "leave X alone", "keep X untouched".
-_PROTECTED = re.compile(
+_PROTECTED = regex_cache.compile(
     r"\b(?:off[- ]limits|untouchable|untouched|hands off)\b|\b(?:stays?|remains?) (?:as[- ]is|unchanged|the same)\b|"
     r"\bleave\s+(?:[\w./-]+\s+){0,5}?(?:alone|as[- ]is|as (?:it|they) (?:is|are)|untouched|be(?=\s*(?:[,.;!—–-]|$)))",
     re.I,
 )
 #: "no new deps", "no helm charts from random repos pls", "nothing that phones home": a kind of change ruled out.
-_RULED_OUT = re.compile(
+_RULED_OUT = regex_cache.compile(
     _CLAUSE + r"(?:(?:no|zero) (?!(?:new|more) (?:errors?|warnings?|failures?|issues?|bugs?|crash\w*|alerts?|complaints?|problems?|"
     r"regressions?|results?|messages?|output|news)\b)(?:new|more|extra|additional|external|direct|other|further|third[- ]party|giant|big|random|"
     r"hard[- ]?coded|touching|changing|editing|deleting|removing|pushing|force-pushing|adding|bumping|upgrading)\b|nothing (?:that|which) (?!(?:i|we|you|he|she|they|it)\b)|"
@@ -75,7 +76,7 @@ _RULED_OUT = re.compile(
     re.I,
 )
 #: "stay on Python 3.9", "pinned to k8s 1.26", "min target stays iOS 15": a version held.
-_PINNED = re.compile(
+_PINNED = regex_cache.compile(
     r"\b(?:stay|stays|stick|sticks|pinned|locked|remain|remains|keep)\s+(?:(?:on|to|with)\s+(?:[\w.+-]+\s+){0,3}?v?\d+|"
     r"(?:[\w.+-]+\s+){0,3}?v?\d+(?:[.-]\d+)+)(?![\w.%])|\b\w+==\d",
     re.I,
@@ -95,14 +96,14 @@ _LIMIT = compile_grouped(
     re.I,
 )
 #: "we cannot change the payload", "crash-free rate cant drop": a change that may not happen (not "I can't": a report).
-_CANNOT_CHANGE = re.compile(
+_CANNOT_CHANGE = regex_cache.compile(
     r"(?<!\bi )\b(?:can'?t|cannot|can not|may not)\s+(?:be\s+)?(?:touch|change|modify|edit|alter|break|remove|delete|drop|"
     r"rename|upgrade|bump|downgrade|exceed|grow|go (?:over|above|below|past))\w*\b",
     re.I,
 )
 #: A state to hold ("keep it backward compatible", "keep the old endpoint working", "keep the models incremental"),
 #: a bound set ("limit retries to 3", "cap the pool at 8"), a freeze, a sole permission ("only the bot may push tags").
-_HOLD = re.compile(
+_HOLD = regex_cache.compile(
     r"^keep (?!(?:going|trying|it up|an eye|me|us|in mind|track|looking|at it|on)\b)(?:\S+ ){1,4}?"
     r"(?:\w+ing|\w+ed|\w*compatible|stable|intact|unchanged|incremental|green|deterministic|reproducible|idempotent|"
     r"private|internal|offline|in sync|up to date|the same)\b|"
@@ -112,11 +113,11 @@ _HOLD = re.compile(
     re.I,
 )
 #: "…, tableau breaks otherwise": a warning of what follows a broken rule; "…, period": a rule said with emphasis.
-_OTHERWISE = re.compile(r"\b(?:otherwise|or else)\s*[.!]*$|,\s*(?:period|full stop|end of story|no ifs\b.*)\s*[.!]*$", re.I)
+_OTHERWISE = regex_cache.compile(r"\b(?:otherwise|or else)\s*[.!]*$|,\s*(?:period|full stop|end of story|no ifs\b.*)\s*[.!]*$", re.I)
 
 #: Tastes stated about oneself: "I like X", "big fan of", "I'd much rather", "easier for me", "I don't need the essays"
 #: (not "I like your plan": an approval of the agent's proposal, not a taste).
-_TASTE = re.compile(
+_TASTE = regex_cache.compile(
     r"\bi (?:really |just |kind of |kinda |honestly |also |generally |usually )?(?:like|love|hate|dislike|enjoy)\s+"
     r"(?!(?:how|that|this|what|when|it|you|your|to|using|the new|these new|those new)\b)\w|"
     r"\bi (?:really |just |kind of |kinda |honestly |also )?(?:like|love|hate|prefer) it (?:\w+ )?(?:more|better|less)\b|"
@@ -133,39 +134,39 @@ _TASTE = re.compile(
 #: A manner of working asked for ("lets be cautious and verify at each step"), an unease or a distrust stated
 #: ("im not entirely comfortable with X", "I'm wary of auto-updates", "I don't trust that library"), a sole want
 #: ("I only want one install of it"; not "I only want to know why": a question).
-_MANNER = re.compile(
+_MANNER = regex_cache.compile(
     r"\blet'?s be\b|\b(?:i'?m|i am) (?:not )?(?:\w+ )?(?:comfortable|uncomfortable|wary|suspicious) (?:with|of|about)\b|"
     r"\bi (?:don'?t|dont|do not|never) (?:really |fully |entirely )?trust\b|\bi only want (?!(?:to|you)\b)",
     re.I,
 )
 #: A priority set: "prioritize systems design over AI wrappers", "optimize for latency", "favor composition"
 #: (not the order of today's work: "prioritize the login bug today").
-_PRIORITY = re.compile(
+_PRIORITY = regex_cache.compile(
     r"(?:prioriti[sz]e|favou?r|optimi[sz]e for|emphasi[sz]e)\b"
     r"(?!.*\b(?:today|tonight|right now|first|next|this (?:week|sprint|time|morning|afternoon|run))\b)",
     re.I,
 )
 #: "X would be even better", "a CLI would be nicer": a taste stated by comparison.
-_BETTER = re.compile(r"\bwould be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable)\b", re.I)
+_BETTER = regex_cache.compile(r"\bwould be (?:even |much |far |way |a lot )?(?:better|nicer|ideal|preferable)\b", re.I)
 #: "when you paste yaml, give me the whole manifest": a habit asked for whenever something recurs.
-_HABIT = re.compile(
+_HABIT = regex_cache.compile(
     r"\bwhenever you\b.{3,80}?,\s*(?:pls |please |just )?[a-z]|"
     r"\bwhen you (?!(?:'re|are|get|have) )\w+ (?!(?:it|this|that|them)\b)(?:\S+ ){0,5}?(?:pls |please |just )?(?:give|show|tell|send) me\b",
     re.I,
 )
 #: How answers should read: an answer noun with a length or plainness word ("keep ur answers short").
-_ANSWER_STYLE = re.compile(
+_ANSWER_STYLE = regex_cache.compile(
     r"\b(?:use|with) (?:\w+ )?(?:short|shorter|brief|concise|terse|simple|plain) (?:\w+ )?"
     r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|snippets?|text|wording|words|sentences)\b",
     re.I,
 )
 #: "keep the PRs small": "keep" with a plain quality of a named kind of thing (a taste; "keep X untouched" is a
 #: rule; "keep it small" is about the task at hand, part of its ask).
-_KEEP_QUALITY = re.compile(
+_KEEP_QUALITY = regex_cache.compile(
     r"^keep (?!(?:it|this|that)\b)(?:\w+ ){1,3}?(?:short|brief|concise|simple|small|minimal|tight|focused|readable|clean|lean|boring|tidy|terse)\b", re.I
 )
 #: "tabs not spaces", "swiftui over uikit": two bare options, one preferred (the first word a name, not a verb or pronoun).
-_BARE_CHOICE = re.compile(r"^([a-z][\w.+#-]*) (?:over|not) [a-z][\w.+#-]*\b", re.I)
+_BARE_CHOICE = regex_cache.compile(r"^([a-z][\w.+#-]*) (?:over|not) [a-z][\w.+#-]*\b", re.I)
 #: Verbs that take "over" ("go over the logs", "hand over").
 _OVER_VERBS = frozenset("go hand switch move take think look read run fall roll carry turn pass start get come hang check game".split())
 
@@ -174,7 +175,7 @@ _ASSENT = r"(?:ok(?:ay)?|fine|alright|all right|sure|yes|yeah|yep|agreed|deal|so
 #: A linking word a concession may follow ("also ok, …", "and fine, …").
 LINKED = r"(?:(?:also|and|so|but|then|please|pls)\b[\s,]*)?"
 #: "ok option 2", "ok docusaurus, not mkdocs", "fine, ship it behind the flag": a choice made by conceding.
-_CONCEDED = re.compile(
+_CONCEDED = regex_cache.compile(
     r"^" + LINKED + _ASSENT + r"\b[\s,.!:—–-]*(?:(?:(?:go with|take|approve|pick|choose|stick with)\s+)?(?:the\s+)?(?:option|variant|approach|plan) #?\w+\b(?=\s*(?:then\b|[,.;!—–-]|$))|(?:(?!(?:is|was|are|were|be|been|has|have|had|does|did|it|that|this)\b)"
     r"[\w.+#-]+ ?){1,4},? not [\w.+#-]+)|"
     r"^" + LINKED + r"(?:fine|alright|all right)\b[\s,.!:—–-]+(?:just )?(?:use|go|ship|keep|do|take|stick|switch|drop|skip|pick|choose|store|put|make)\b",
@@ -190,7 +191,7 @@ _SETTLED = compile_grouped(
     re.I,
 )
 #: "we take option B", "we go with kafka", "we decide: …", "we use parquet …, not csv": a present-tense choice.
-_WE_CHOOSE = re.compile(
+_WE_CHOOSE = regex_cache.compile(
     r"\bwe decide\b|\bwe (?:take|pick|choose|use|adopt|keep)\b(?=.*(?:\b(?:not|instead of|rather than|over|anymore|no more|option)\b|:))",
     re.I,
 )
@@ -210,21 +211,21 @@ _MY_CHOICE = compile_grouped(
     re.I,
 )
 #: Something that happened ("back in 2019", "yesterday", "in hindsight"): history, not this session's decision or rule.
-_PAST = re.compile(
+_PAST = regex_cache.compile(
     r"\b(?:ago|yesterday|last (?:year|month|week|quarter|sprint|time|night)|back in|back then|in (?:19|20)\d\d|in hindsight|at the time|"
     r"originally|used to|previously)\b",
     re.I,
 )
 #: A choice made on an earlier piece of work ("we went with zephyr on the last product").
-_EARLIER = re.compile(r"\b(?:on|in|for|at|with) the (?:last|previous) (?!(?:step|one|part|stage|phase)\b)\w+", re.I)
+_EARLIER = regex_cache.compile(r"\b(?:on|in|for|at|with) the (?:last|previous) (?!(?:step|one|part|stage|phase)\b)\w+", re.I)
 #: A choice imagined, not made ("if we went with X, …", "we could use Redis", "one option would be").
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = regex_cache.compile(
     r"^(?:if|what if|suppose|supposing|assuming|in case|were we to)\b|\b(?:we|i|you) (?:could|might|would) (?:just )?"
     r"(?:go with|use|pick|choose|switch|try|adopt|move)\b|\bone option (?:would be|is|could be)\b",
     re.I,
 )
 #: A choice put off ("not … yet", "hold off", "maybe later", "don't decide now").
-_DEFERRED = re.compile(
+_DEFERRED = regex_cache.compile(
     r"\b(?:yet|not now|later|someday|some day|hold off|postpone\w*|park it|(?:don'?t|not) decide|undecided|tbd)\b|^(?:maybe|perhaps)\b",
     re.I,
 )
@@ -281,7 +282,7 @@ def _foreign(source: str) -> re.Pattern[str]:
 
 
 #: Where the work goes, held: "keep it in one file", "do it in a single commit", "put everything in the same module".
-_ONE_PLACE = re.compile(
+_ONE_PLACE = regex_cache.compile(
     r"^(?:keep|put|do|write|make|track)\s+(?:it|them|this|everything|all(?: of (?:it|them))?|the \w+(?: \w+)?)\s+"
     r"(?:in|into|as|within)\s+(?:a single|one|the same|a separate|separate|its own|their own)\s+"
     r"(?!(?:of|go|sec|second|minute|moment|day|shot|sitting|piece|way|time)\b)\w+",

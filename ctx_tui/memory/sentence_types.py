@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ctx_tui import regex_cache
 from ctx_tui.memory.alternation import compile_grouped
 from ctx_tui.memory.items import ItemType
 from ctx_tui.memory.sentence_frames import (
@@ -30,16 +31,16 @@ from ctx_tui.memory.sentence_frames import (
 )
 
 MIN_SENTENCE = 8
-_WORD = re.compile(r"\w+")
+_WORD = regex_cache.compile(r"\w+")
 
-_PREFIX = re.compile(
+_PREFIX = regex_cache.compile(
     r"^(?:(?:and|but|also|so|then|please|pls|plz|oh|ok|okay|note|nb|ps|p\.s\.|btw|reminder|remember|great|good|nice|"
     r"thanks|fine|right|yes|yep|no|sure|cool|perfect|however|again|"
     r"important|crucial|critical)\b\s*[:,\-–—!]*\s*)+",
     re.I,
 )
-_LEAD_RULE = re.compile(r"^(?:important|crucial|critical|reminder|remember|rule)\s*[:!\-–—]", re.I)
-_IMPERATIVE = re.compile(
+_LEAD_RULE = regex_cache.compile(r"^(?:important|crucial|critical|reminder|remember|rule)\s*[:!\-–—]", re.I)
+_IMPERATIVE = regex_cache.compile(
     r"^(?:always|never|don'?t|do not|dont|doesn'?t|make sure|ensure|be sure to|avoid|only(?= \w+ )(?! (?:\d|one|two|three|a |an |the |it |this |that |when|if|after|before))|stop|no more|"
     r"under no circumstances|keep in mind|remember to|remember that|be careful|refrain from|no need to)\b",
     re.I,
@@ -61,7 +62,7 @@ _PREFERENCE = compile_grouped(
     r"^(?:please )?(?:use|keep|write|put|format|name)\b.*\b(?:instead of|rather than)\b",
     re.I,
 )
-_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b", re.I)
+_ALTERNATIVE = regex_cache.compile(r"\b(?:instead of|rather than)\b", re.I)
 #: Verbs after "let's" / "we'll" that explore or act rather than settle a choice.
 _NOT_A_CHOICE = (
     "see|check|look|try|start|begin|run|examine|investigate|explore|find|analy[sz]e|review|debug|test|verify|"
@@ -71,7 +72,7 @@ _NOT_A_CHOICE = (
     "outline|sketch|brainstorm|step back|tackle|get started|be careful|tidy|double-check|doublecheck|confirm"
 )
 #: "it should work now": a hedge about the present, not a rule.
-_HEDGE = re.compile(
+_HEDGE = regex_cache.compile(
     r"\b(?:it|this|that|which|everything|all)\s+should(?:\s+(?:now|still|already|probably|also|hopefully))?\s+"
     r"(?:work|be fine|be ok|be okay|be good|be enough|fix|pass|help|do it|be done|be there)\b",
     re.I,
@@ -100,15 +101,15 @@ _ASKED = (
 )
 
 #: "I'll use X to explore ...": a tool used for an action, not a choice.
-_INSTRUMENTAL = re.compile(r"\buse\b.{0,80}?\bto (?:" + _NOT_A_CHOICE + r")\b", re.I)
+_INSTRUMENTAL = regex_cache.compile(r"\buse\b.{0,80}?\bto (?:" + _NOT_A_CHOICE + r")\b", re.I)
 
-_NOT_SELF = re.compile(
+_NOT_SELF = regex_cache.compile(
     r"^(?:i(?:'ve| have)? never|never mind|(?:i )?(?:don'?t|dont|do not) (?:know|think|see|understand|get|remember))\b", re.I
 )
 
 
 #: What an assistant's sentence needs to state a choice (its only kind): the pre-filter of assistant text.
-_CHOICE_TRIGGER = re.compile(
+_CHOICE_TRIGGER = regex_cache.compile(
     r"\b(?:let'?s|let us|\w+'ll|will|going|decid\w*|decision|go with|go for|go ahead|opted|settled|chose|chosen|picked|"
     r"selected|went with|gone with|plan is|agreed|instead|rather|using|switching|migrating|won'?t|not going to|enough|"
     r"it is|then|wins|way to go|we (?:decide|take|pick|choose|use|adopt)|not (?:moving|switching|migrating|going))\b|"
@@ -129,7 +130,7 @@ _FOREIGN_ASCII = compile_grouped(
 #: Typographic apostrophes ("I’ll", "don’t", as macOS and phones type them) read as ASCII ones.
 _QUOTES = str.maketrans({"’": "'", "‘": "'"})
 #: Text after the last inner question ("should we …? feels like …") — a question states nothing.
-_INNER_QUESTION = re.compile(r"^.*[?？]\s+")
+_INNER_QUESTION = regex_cache.compile(r"^.*[?？]\s+")
 
 #: Every pattern of :func:`classify` needs one of these words (a fast pre-filter: most sentences state nothing).
 _TRIGGER = compile_grouped(
