@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, count, repeat
@@ -281,6 +281,12 @@ class _Before:
         self.counts = counts
 
 
+#: A unit asked for at most this many items (most of a session's units, once all but an item or two are
+#: settled) first looks each text up in the positions of those items' terms (``_Scan._may_hold``: a binary
+#: search per term) and reads none of a text that holds none; with more items, reading the positions costs less.
+FEW_ITEMS = 2
+
+
 #: A scan's unit: an entry that can mention, and its :func:`texts_of` with its own text as stored
 #: (:func:`text_key`: not decoded; a tool call's input is parsed from its stored JSON once per scan).
 Unit = tuple[Entry, list[str] | list[str | bytes]]
@@ -467,6 +473,8 @@ class _Scan:
         self.stored: dict[int, UnitHits] = {}
         self.matched: dict[int, UnitHits] = {}
         self.all_items = frozenset(self.index.profiles)
+        #: items asked for (at most :data:`FEW_ITEMS`) -> the positions of each term one of them holds (see _may_hold)
+        self._terms_of: dict[frozenset[str], list[list[int]]] = {}
 
     def items_of(self, position: int) -> frozenset[str]:
         """The items sharing a term with the sentence at ``position`` (common there or not)."""
@@ -626,6 +634,7 @@ class _Scan:
         strict = unit.entry.kind is _TOOL_CALL
         threshold = self.index.threshold
         open_, items, ids, offset = self.open, self.items, self.ids, self.offset
+        few = len(only) <= FEW_ITEMS
         hits: dict[str, Mention] = {}
         for start, size in unit.texts:
             found: dict[str, Mention] = {}
@@ -638,7 +647,9 @@ class _Scan:
             beat = {item: hit.score for item, hit in hits.items()}
             for item, hit in found.items():
                 beat[item] = max(hit.score, beat.get(item, hit.score))
-            for position in range(start, start + size):
+            # with few items asked for, a text none of whose sentences holds a term of theirs is not read
+            span = range(start, start + size) if not few or self._may_hold(only, start, start + size) else range(0)
+            for position in span:
                 if position not in open_:
                     continue  # no item can be mentioned there
                 may = self.strict_items(position) if strict else items.get(ids[position - offset])
@@ -654,6 +665,20 @@ class _Scan:
                 if item not in hits or hit.score > hits[item].score:
                     hits[item] = hit
         return hits
+
+    def _may_hold(self, only: frozenset[str], start: int, end: int) -> bool:
+        """Whether a sentence from position ``start`` to ``end`` (excluded) holds a term of an item of
+        ``only`` (else none of them is among its :meth:`items_of`): a binary search in the positions
+        of each such term."""
+        held = self._terms_of.get(only)
+        if held is None:
+            postings, positions = self.index._postings, self.frequencies.positions
+            held = self._terms_of[only] = [positions(k) for k, items in postings.items() if not only.isdisjoint(items)]
+        for found in held:
+            at = bisect_left(found, start)
+            if at < len(found) and found[at] < end:
+                return True
+        return False
 
     def known(self, unit: _Unit, only: frozenset[str] | None) -> dict[str, Mention] | None:
         """The hits of ``unit`` for ``only`` (None: every item) if already found (for those items or
