@@ -345,9 +345,14 @@ def estimate_tokens(text: str) -> int:
     n = len(text)
     if text.isascii():
         return (n + 3) // 4
-    wide = (len(text.encode("utf-8")) - n) // 2  # multi-byte characters (approximate)
-    wide = min(wide, n)
-    return (n - wide + 3) // 4 + wide
+    return estimate_from_utf8(n, len(text.encode("utf-8")))
+
+
+def estimate_from_utf8(chars: int, size: int) -> int:
+    """:func:`estimate_tokens` of a text of ``chars`` characters, not all ASCII, whose UTF-8 is ``size`` bytes
+    (for a caller that has those bytes: the transcript builder stores them)."""
+    wide = min((size - chars) // 2, chars)  # multi-byte characters (approximate)
+    return (chars - wide + 3) // 4 + wide
 
 
 def count_tokens(text: str, model: str | None = None) -> int:

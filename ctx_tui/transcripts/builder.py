@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.tokens import estimate_tokens
+from ctx_tui.tokens import estimate_from_utf8, estimate_tokens
 from ctx_tui.transcripts.model import (
     PREVIEW_CHARS,
     TOOL_INPUT_CHARS,
@@ -183,16 +183,18 @@ class Transcript:
             limit: int | None = PREVIEW_CHARS
         else:
             limit = TOOL_INPUT_CHARS if kind is _TOOL_CALL else None
-        plain = False  # the text is ASCII: an Entry stores it as it is (else its UTF-8, see model.py)
+        # what the Entry stores: an ASCII text as it is, else its UTF-8 (see model.py)
         if limit is not None and chars > limit:
             # estimate from the preview, scaled: no pass over a huge text
             tokens = round(estimate_tokens(text[:limit]) * chars / limit)
             text, truncated = preview(text, limit)
+            stored: str | bytes = text.encode("utf-8", "surrogatepass")
         elif text.isascii():  # the common case of estimate_tokens, inlined (hot path)
             tokens = (chars + 3) // 4
-            plain = True
-        else:
-            tokens = estimate_tokens(text)
+            stored = text
+        else:  # encoded once, for the estimate and the entry (a lone surrogate raises here, as estimate_tokens does)
+            stored = text.encode("utf-8")
+            tokens = estimate_from_utf8(chars, len(stored))
         if whole_chars is not None:
             chars, truncated = whole_chars, True
         if timestamp == self._timestamp:
@@ -242,7 +244,7 @@ class Transcript:
         entry._place, entry._off = place, offset  # type: ignore[attr-defined]  # seq and round (model.EntryPlace)
         entry.kind = kind
         entry.role = role
-        entry._stored_text = text if plain else text.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]  # Entry's slot (model.py)
+        entry._stored_text = stored  # type: ignore[attr-defined]  # Entry's slot (model.py)
         entry.tokens = tokens
         entry.timestamp = timestamp
         entry.tool_name = tool_name
