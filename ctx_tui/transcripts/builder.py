@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from ctx_tui.tokens import estimate_from_utf8, estimate_tokens
+from ctx_tui.tokens import estimate_from_utf8
 from ctx_tui.transcripts.model import (
     PREVIEW_CHARS,
     TOOL_INPUT_CHARS,
@@ -185,10 +185,12 @@ class Transcript:
             limit = TOOL_INPUT_CHARS if kind is _TOOL_CALL else None
         # what the Entry stores: an ASCII text as it is, else its UTF-8 (see model.py)
         if limit is not None and chars > limit:
-            # estimate from the preview, scaled: no pass over a huge text
-            tokens = round(estimate_tokens(text[:limit]) * chars / limit)
+            # estimate from the preview, scaled: no pass over a huge text; the preview's first ``limit`` characters
+            # encoded once, for that and the entry (a lone surrogate raises here, as estimate_tokens does)
+            head = text[:limit].encode("utf-8")
+            tokens = round(estimate_from_utf8(limit, len(head)) * chars / limit)
             text, truncated = preview(text, limit)
-            stored: str | bytes = text.encode("utf-8", "surrogatepass")
+            stored: str | bytes = head + text[limit:].encode("utf-8", "surrogatepass")
         elif text.isascii():  # the common case of estimate_tokens, inlined (hot path)
             tokens = (chars + 3) // 4
             stored = text
