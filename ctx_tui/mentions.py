@@ -94,6 +94,7 @@ from ctx_tui.command_lines import GENERIC, PRODUCTS, run_words
 from ctx_tui.concepts import concept_entries, same_words
 from ctx_tui import regex_cache, usercache
 from ctx_tui.english import common_keys
+from ctx_tui.english import source as english_source
 
 TermKind = Literal["word", "part", "strong", "prefix", "concept", "run", "loose_run"]
 
@@ -395,6 +396,34 @@ def _kept_lexicon(data: object, source: str) -> _Lexicon | None:
         lexicon.phrases[tuple(keys)] = tuple(concepts)
     _add_heads(lexicon)
     return lexicon
+
+
+#: The everyday words' term keys (:func:`_everyday_keys`) in the user's cache.
+EVERYDAY_KEYS_FILE = "everyday-keys.json"
+
+
+@lru_cache(maxsize=1)
+def _everyday_keys() -> frozenset[str]:
+    """:func:`~ctx_tui.english.common_keys` of :func:`word_key`: the everyday words' term keys. Stemming the
+    ~5,000 words cost every matching process ~5 ms (66M instructions); the keys follow from the word counts and
+    from what :func:`word_key` reads (:func:`_lexicon_source`), so they are kept in the user's cache by both
+    and a later process reads them back (not kept where those files cannot be read)."""
+    lexicon = _lexicon_source()
+    source = None if lexicon is None else f"{lexicon}:{english_source()}"
+    kept_at = os.path.join(usercache.cache_dir(), EVERYDAY_KEYS_FILE)
+    if source is not None:
+        data = usercache.read_json(kept_at)
+        if isinstance(data, dict) and data.get("source") == source:
+            keys = data.get("keys")
+            if isinstance(keys, list) and all(type(k) is str for k in keys):
+                return frozenset(keys)
+    found = common_keys(word_key)
+    if source is not None:
+        try:
+            usercache.write_json(kept_at, {"source": source, "keys": sorted(found)})
+        except OSError:
+            pass  # a cache: the next process stems them again
+    return found
 
 
 def _add_heads(lexicon: _Lexicon) -> None:
@@ -1246,7 +1275,7 @@ def _concept_matches(profile: Profile, sentence: _Sentence, idf: _Idf) -> tuple[
 def _everyday_source(source: str) -> bool:
     """Whether a concept's source (a key, or a phrase's keys joined by a space) holds an everyday
     English word (:func:`~ctx_tui.english.common_keys`); identifiers and numbers are none."""
-    everyday = common_keys(word_key)
+    everyday = _everyday_keys()
     return any(key in everyday for key in source.split(" "))
 
 
@@ -1317,7 +1346,7 @@ def _everyday_part(profile: Profile, sentence: _Sentence, evidence: list[str]) -
     for key in evidence:
         if key[0] in "=#~$" or (factors[key] == PART) == (weights[key] == PART):
             return False  # an identifier, number or concept; or a word (or a part) on both sides
-    everyday = common_keys(word_key)
+    everyday = _everyday_keys()
     return all(key in everyday for key in evidence)
 
 

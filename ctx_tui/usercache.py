@@ -1,6 +1,6 @@
 """ctx-tui's disposable per-user cache (``$XDG_CACHE_HOME/ctx-tui``, default ``~/.cache/ctx-tui``).
 
-Six kinds of small files live here (JSON, but the regular expressions' programs):
+Seven kinds of small files live here (JSON, but the regular expressions' programs):
 
 * ``statusline/<key>.json``: what ``ctx-tui statusline`` read of one
   transcript (byte offset, file identity, the usage figure), so the next call
@@ -14,6 +14,9 @@ Six kinds of small files live here (JSON, but the regular expressions' programs)
 * ``lexicon.json``: the concept lexicon as :mod:`ctx_tui.mentions` compiled it
   (its words stemmed), by a digest of what compiling reads, so a later process
   does not compile it again;
+* ``everyday-keys.json``: those everyday words as the matcher's term keys
+  (stemmed), by that digest and the word counts', so a later process does not
+  stem them again;
 * ``help.json``: ``ctx-tui --help``'s text as argparse rendered it, by the
   terminal's width and what the text follows from (``ctx_tui.cli.print_top_help``);
 * ``regex.marshal``: the programs ``re`` compiled ctx-tui's regular expressions

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ctx_tui import mentions, usercache
+from ctx_tui import english, mentions, usercache
 
 
 def _tables(lexicon: mentions._Lexicon) -> tuple[object, ...]:
@@ -78,3 +78,33 @@ def test_the_kept_lexicon_is_keyed_by_what_compiling_reads(tmp_path: Path, monke
         finally:
             mentions._lexicon.cache_clear()
     assert not (tmp_path / "ctx-tui" / mentions.LEXICON_FILE).exists()
+
+
+def test_the_everyday_keys_are_kept_by_both_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The everyday words' term keys are kept and read back the same, without stemming; keys kept for another
+    lexicon or other word counts, or a damaged file, are not taken (stemmed and kept again)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kept = tmp_path / "ctx-tui" / mentions.EVERYDAY_KEYS_FILE
+    stemmed = english.common_keys(mentions.word_key)
+    assert stemmed  # the word counts ship with pyspellchecker
+    try:
+        mentions._everyday_keys.cache_clear()
+        assert mentions._everyday_keys() == stemmed
+        data = json.loads(kept.read_text())
+        assert data["source"] == f"{mentions._lexicon_source()}:{english.source()}"
+        with monkeypatch.context() as patch:
+            patch.setattr(mentions, "common_keys", lambda key_of: (_ for _ in ()).throw(AssertionError("stemmed again")))
+            mentions._everyday_keys.cache_clear()
+            assert mentions._everyday_keys() == stemmed
+        for other in ("{", json.dumps({**data, "source": "another"}), json.dumps({**data, "keys": [1]}), json.dumps({**data, "keys": "x"})):
+            kept.write_text(other)
+            mentions._everyday_keys.cache_clear()
+            assert mentions._everyday_keys() == stemmed
+            assert usercache.read_json(str(kept)) == data  # kept again
+        with monkeypatch.context() as patch:
+            patch.setattr(mentions, "english_source", lambda: "other counts")
+            mentions._everyday_keys.cache_clear()
+            patch.setattr(mentions, "common_keys", lambda key_of: frozenset({"other"}))
+            assert mentions._everyday_keys() == {"other"}  # not the keys kept for the other counts
+    finally:
+        mentions._everyday_keys.cache_clear()
