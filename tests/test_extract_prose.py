@@ -1,5 +1,6 @@
 """Extraction's prose (ctx_tui.memory.extract._prose) drops fenced code blocks exactly as the lazy pattern first
-written for them did: the line-by-line pattern read after a line break gives the same text on any input."""
+written for them did: the line-by-line pattern read after a line break gives the same text on any input; and a
+line is split into the same sentences by the pattern that opens with the space (extract._split)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,11 @@ def test_examples() -> None:
     assert extract._unfenced("a ``` b\nc") == "a ``` b\nc"  # not at a line's start
     assert extract._unfenced("no fence") == "no fence"
     assert extract._prose("keep <note>drop\nthis</note> and ```x``` inline") == "keep   and ```x``` inline"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab .!?;\n\t\x0b\x1c\x85\u2028\u3000。！？；")), max_size=40))
+def test_sentences_split_as_the_written_pattern(line: str) -> None:
+    """A line without 。！？ is split by the pattern that opens with the space: the same sentences."""
+    written = re.compile(r"(?<=[.!?;。！？])\s+|(?<=[。！？])")
+    assert extract._split(line) == [s.strip() for s in written.split(line) if s and s.strip()]
