@@ -278,7 +278,8 @@ def _unfenced(text: str) -> str:
 def _clean_line(line: str) -> str:
     if line[:1].isalnum():
         return _MARKUP.sub("", line).strip() if "**" in line or "__" in line else line
-    return _MARKUP.sub("", _DECORATION.sub("", line)).strip()
+    line = _DECORATION.sub("", line)
+    return (_MARKUP.sub("", line) if "**" in line or "__" in line else line).strip()
 
 
 def _split(line: str) -> list[str]:
