@@ -340,17 +340,13 @@ def estimate_tokens(text: str) -> int:
     English prose and code run at 3.5-4.5 characters per cl100k token; CJK and
     other non-Latin text at about one token per character. Good to ~15%.
     """
-    if not text:
-        return 0
     n = len(text)
-    if text.isascii():
-        return (n + 3) // 4
-    return estimate_from_utf8(n, len(text.encode("utf-8")))
+    return (n + 3) // 4 if text.isascii() else estimate_from_utf8(n, len(text.encode("utf-8")))
 
 
 def estimate_from_utf8(chars: int, size: int) -> int:
-    """:func:`estimate_tokens` of a text of ``chars`` characters, not all ASCII, whose UTF-8 is ``size`` bytes
-    (for a caller that has those bytes: the transcript builder stores them)."""
+    """:func:`estimate_tokens` of a text of ``chars`` characters whose UTF-8 is ``size`` bytes (for a caller
+    that has those bytes: the transcript builder stores them)."""
     wide = min((size - chars) // 2, chars)  # multi-byte characters (approximate)
     return (chars - wide + 3) // 4 + wide
 
