@@ -192,6 +192,37 @@ async def test_appended_rows_reach_the_screen(tmp_path: Path) -> None:
         assert f"{app.snapshot.state.context_tokens:,}" in figures
 
 
+async def test_the_watcher_rests_and_wakes_up_for_changes(tmp_path: Path, monkeypatch) -> None:
+    """Caught up, the watcher checks at IDLE_STEP_MS and wakes up rarely; rows appended at rest reach the
+    screen and the watcher watches closely again (STEP_MS, CATCH_UP_MS) until they stop."""
+    import watchfiles
+
+    from ctx_tui.ui import app as app_module
+
+    real_awatch = watchfiles.awatch
+    watches: list[tuple[int, int]] = []
+
+    def recorded_awatch(*paths, step, rust_timeout, **kw):
+        watches.append((step, rust_timeout))
+        return real_awatch(*paths, step=step, rust_timeout=rust_timeout, **kw)
+
+    monkeypatch.setattr(watchfiles, "awatch", recorded_awatch)
+    busy = (app_module.STEP_MS, app_module.CATCH_UP_MS)
+    rest = (app_module.IDLE_STEP_MS, app_module.IDLE_WAKE_MS)
+    lines = demo_transcript().splitlines()
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join(lines[:10]) + "\n")
+    app = _app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: app.snapshot is not None and watches[-1:] == [rest])
+        assert watches[0] == busy
+        first = app.snapshot.state.entries_total
+        with path.open("a") as fh:
+            fh.write("\n".join(lines[10:40]) + "\n")
+        await _until(pilot, lambda: app.snapshot.state.entries_total > first and rest in watches[1:] and watches[-1] == busy)
+        await _until(pilot, lambda: watches[-1] == rest)  # quiet again
+
+
 async def test_watcher_failure_falls_back_to_polling(tmp_path: Path, monkeypatch) -> None:
     import watchfiles
 

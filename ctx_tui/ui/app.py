@@ -30,12 +30,15 @@ if TYPE_CHECKING:  # the config model and the screens of their own load when fir
 #: (watchfiles' own default step: the watcher takes the GIL at each step, idle or not).
 DEBOUNCE_MS = 60
 STEP_MS = 50
+#: At rest (no change since the last quiet wake-up) the watcher checks every IDLE_STEP_MS:
+#: the first change of a burst shows within 2 x IDLE_STEP_MS, the rest of it at STEP_MS.
+IDLE_STEP_MS = 250
 #: When the system's file notifications fail, the watcher polls at this interval instead.
 POLL_MS = 200
-#: The first wake-up after a watch starts reads what was appended between the previous
-#: read and the start of the watch: CATCH_UP_MS after the first watch starts, then (the
-#: watch restarted with the longer wait, so that a dashboard at rest wakes up rarely)
-#: IDLE_WAKE_MS after each later one.
+#: A busy watch (the first, and one started by changes at rest) wakes up after CATCH_UP_MS
+#: without a change and reads what was appended between the previous read and the start of
+#: the watch; then the watch restarts at rest (IDLE_STEP_MS, IDLE_WAKE_MS), so that a
+#: dashboard at rest wakes up rarely.
 CATCH_UP_MS = 500
 IDLE_WAKE_MS = 5000
 
@@ -124,35 +127,33 @@ class DashboardApp(App[None]):
         import watchfiles  # (and anyio): after the first snapshot, the figure does not wait for them
 
         polling = False
-        wake_ms = CATCH_UP_MS
+        busy = True  # catching up, or changes came: short steps, an early wake-up; else at rest
         while self.follow:
             dirs = feed.watched_dirs()
             if not dirs:
                 self.post_message(SourceProblem(f"nothing to watch: {feed.path.parent} does not exist"))
                 return
-            caught_up = False
             try:
                 async for changes in watchfiles.awatch(
                     *dirs,
                     watch_filter=lambda _change, p: feed.is_relevant(Path(p)),
                     debounce=DEBOUNCE_MS,
-                    step=STEP_MS,
+                    step=STEP_MS if busy else IDLE_STEP_MS,
                     recursive=False,
                     force_polling=polling,
                     poll_delay_ms=POLL_MS,
-                    rust_timeout=wake_ms,
+                    rust_timeout=CATCH_UP_MS if busy else IDLE_WAKE_MS,
                     yield_on_timeout=True,
                 ):
-                    if not changes and caught_up:
+                    if not changes and not busy:
                         continue  # a quiet period
-                    # The first pass also reads what was appended while the watcher started.
-                    caught_up = True
+                    # A busy watch's quiet wake-up reads too: what was appended while the watcher started.
                     self._post(await asyncio.to_thread(feed.read, {Path(p) for _, p in changes}), feed)
                     if feed.watched_dirs() != dirs:
                         break  # a watched folder appeared or vanished: watch the new set
-                    if wake_ms != IDLE_WAKE_MS:
-                        wake_ms = IDLE_WAKE_MS
-                        break  # caught up: watch again, waking up rarely
+                    if busy != bool(changes):
+                        busy = not busy
+                        break  # quiet again (watch waking up rarely) or changes at rest (watch closely)
             except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit is reached
                 if polling:
                     self.post_message(SourceProblem(f"cannot watch the files any more: {exc}"))
