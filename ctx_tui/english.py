@@ -84,12 +84,8 @@ def everyday_words() -> list[str]:
 
 def _kept(kept_at: str, key: str) -> list[str] | None:
     """The words kept at ``kept_at`` for the word counts ``key``; None when there are none."""
-    kept = usercache.read_json(kept_at)
-    if isinstance(kept, dict) and kept.get("source") == key:
-        words = kept.get("words")
-        if isinstance(words, list) and all(type(w) is str for w in words):
-            return words
-    return None
+    words = usercache.kept(kept_at, key)
+    return words if isinstance(words, list) and all(type(w) is str for w in words) else None
 
 
 def _ranked_and_kept() -> int:
@@ -118,8 +114,5 @@ def _ranked(path: Path, kept_at: str, key: str) -> list[str]:
         return []
     cut = heapq.nlargest(COMMON_RANK, values)[-1]
     words = [word for word, c in counts.items() if type(c) is int and c >= cut and word.isalpha()]
-    try:
-        usercache.write_json(kept_at, {"source": key, "words": words})
-    except OSError:
-        pass  # a cache: the next process reads the counts again
+    usercache.keep(kept_at, key, words)
     return words

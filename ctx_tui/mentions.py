@@ -345,15 +345,12 @@ def _lexicon() -> _Lexicon:
     source = _lexicon_source()
     kept_at = os.path.join(usercache.cache_dir(), LEXICON_FILE)
     if source is not None:
-        kept = _kept_lexicon(usercache.read_json(kept_at), source)
+        kept = _kept_lexicon(usercache.kept(kept_at, source))
         if kept is not None:
             return kept
     lexicon = _compiled_lexicon()
     if source is not None:
-        try:
-            usercache.write_json(kept_at, {"source": source, "single": lexicon.single, "phrases": list(lexicon.phrases.items())})
-        except OSError:
-            pass  # a cache: the next process compiles the lexicon again
+        usercache.keep(kept_at, source, {"single": lexicon.single, "phrases": list(lexicon.phrases.items())})
     return lexicon
 
 
@@ -374,9 +371,9 @@ def _lexicon_source() -> str | None:
     return digest.hexdigest()
 
 
-def _kept_lexicon(data: object, source: str) -> _Lexicon | None:
-    """The lexicon kept in ``data`` (a :data:`LEXICON_FILE`'s JSON) for ``source``; None when it holds none."""
-    if not isinstance(data, dict) or data.get("source") != source:
+def _kept_lexicon(data: object) -> _Lexicon | None:
+    """The lexicon in ``data`` (what :data:`LEXICON_FILE` keeps); None when it holds none."""
+    if not isinstance(data, dict):
         return None
     single, phrases = data.get("single"), data.get("phrases")
     if not isinstance(single, dict) or not isinstance(phrases, list):
@@ -414,17 +411,12 @@ def _everyday_keys() -> frozenset[str]:
     source = None if lexicon is None else f"{lexicon}:{english_source()}"
     kept_at = os.path.join(usercache.cache_dir(), EVERYDAY_KEYS_FILE)
     if source is not None:
-        data = usercache.read_json(kept_at)
-        if isinstance(data, dict) and data.get("source") == source:
-            keys = data.get("keys")
-            if isinstance(keys, list) and all(type(k) is str for k in keys):
-                return frozenset(keys)
+        keys = usercache.kept(kept_at, source)
+        if isinstance(keys, list) and all(type(k) is str for k in keys):
+            return frozenset(keys)
     found = common_keys(word_key)
     if source is not None:
-        try:
-            usercache.write_json(kept_at, {"source": source, "keys": sorted(found)})
-        except OSError:
-            pass  # a cache: the next process stems them again
+        usercache.keep(kept_at, source, sorted(found))
     return found
 
 

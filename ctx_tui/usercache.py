@@ -119,6 +119,22 @@ def write_bytes(path: str, data: bytes) -> None:
         raise
 
 
+def kept(path: str, source: str) -> Any:
+    """The value kept at ``path`` (by :func:`keep`) for ``source`` (a digest of what the value was made from);
+    None when the file holds none for it: missing, damaged, or kept for another source."""
+    data = read_json(path)
+    return data.get("value") if isinstance(data, dict) and data.get("source") == source else None
+
+
+def keep(path: str, source: str, value: Any) -> None:
+    """Keep ``value``, made from ``source``, at ``path`` for :func:`kept`; a failed write is skipped (a cache:
+    the next process makes the value again)."""
+    try:
+        write_json(path, {"source": source, "value": value})
+    except OSError:
+        pass
+
+
 def claude_code_report_path(session_id: str) -> str:
     return os.path.join(cache_dir(), CLAUDE_CODE_DIR, safe_stem(session_id) + ".json")
 

@@ -98,9 +98,9 @@ def test_top_level_help_from_a_damaged_or_stale_cache_is_rendered_again(
     expected = build_parser().format_help()
     kept = tmp_path / "ctx-tui" / HELP_FILE
     assert main(["--help"]) == 0 and capsys.readouterr().out == expected
-    key = json.loads(kept.read_text())["key"]
-    for damaged in ("{not json", json.dumps([1]), json.dumps({"key": key, "text": 3}),
-                    json.dumps({"key": key.replace("|90|", "|91|"), "text": "planted"})):
+    key = json.loads(kept.read_text())["source"]
+    for damaged in ("{not json", json.dumps([1]), json.dumps({"source": key, "value": 3}),
+                    json.dumps({"source": key.replace("|90|", "|91|"), "value": "planted"})):
         kept.write_text(damaged)
         assert main(["--help"]) == 0 and capsys.readouterr().out == expected
     kept.unlink()

@@ -27,7 +27,7 @@ def test_the_everyday_words_are_kept_in_the_user_cache(tmp_path: Path, monkeypat
     keys = english.common_keys(word_key)
     assert len(words) >= english.COMMON_RANK // 2 and {"fast", "next"} <= keys
     kept = tmp_path / "ctx-tui" / english.EVERYDAY_WORDS
-    assert json.loads(kept.read_text())["words"] == words
+    assert json.loads(kept.read_text())["value"] == words
 
     def unread(data: bytes) -> bytes:
         raise OSError("the counts were read again")
@@ -36,7 +36,7 @@ def test_the_everyday_words_are_kept_in_the_user_cache(tmp_path: Path, monkeypat
     english.common_keys.cache_clear()
     assert english.everyday_words() == words and english.common_keys(word_key) == keys
     monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))  # no child: the counts are read here
-    for other in ("{", json.dumps({"source": "1:2:5000", "words": ["fast"]}), json.dumps({"source": f"{english.source()}:{english.COMMON_RANK}", "words": [1]})):
+    for other in ("{", json.dumps({"source": "1:2:5000", "value": ["fast"]}), json.dumps({"source": f"{english.source()}:{english.COMMON_RANK}", "value": [1]})):
         kept.write_text(other)
         assert english.everyday_words() == []  # not taken: the counts read again (here, unreadable)
     monkeypatch.undo()
@@ -57,4 +57,4 @@ def test_the_first_ranking_is_done_in_a_child_process(tmp_path: Path) -> None:
     words, parsed_here = json.loads(run.stdout)
     assert not parsed_here
     assert words == english._ranked(english._counts_file(), str(tmp_path / "again.json"), "k")  # type: ignore[arg-type]
-    assert json.loads((tmp_path / "ctx-tui" / english.EVERYDAY_WORDS).read_text())["words"] == words
+    assert json.loads((tmp_path / "ctx-tui" / english.EVERYDAY_WORDS).read_text())["value"] == words

@@ -39,15 +39,17 @@ def test_the_lexicon_is_kept_and_read_back_the_same(tmp_path: Path, monkeypatch:
         assert _tables(read) == compiled
         assert [list(t) for t in read.single.values()] == [list(t) for t in compiled[0].values()]  # type: ignore[attr-defined]
         assert list(read.phrases) == list(compiled[1])  # type: ignore[call-overload]
-        key, concepts = next(iter(data["phrases"]))
+        tables = data["value"]
+        key, concepts = next(iter(tables["phrases"]))
         for other in (
             "{",
             json.dumps({**data, "source": "another"}),
-            json.dumps({**data, "single": {**data["single"], "deploy": "~release"}}),
-            json.dumps({**data, "single": {**data["single"], "deploy": []}}),
-            json.dumps({**data, "phrases": [[key[:1], concepts]]}),
-            json.dumps({**data, "phrases": [[key, [1]]]}),
-            json.dumps({**data, "phrases": {"a b": ["~c"]}}),
+            json.dumps({**data, "value": {**tables, "single": {**tables["single"], "deploy": "~release"}}}),
+            json.dumps({**data, "value": {**tables, "single": {**tables["single"], "deploy": []}}}),
+            json.dumps({**data, "value": {**tables, "phrases": [[key[:1], concepts]]}}),
+            json.dumps({**data, "value": {**tables, "phrases": [[key, [1]]]}}),
+            json.dumps({**data, "value": {**tables, "phrases": {"a b": ["~c"]}}}),
+            json.dumps({**data, "value": [1]}),
         ):
             kept.write_text(other)
             mentions._lexicon.cache_clear()
@@ -96,7 +98,7 @@ def test_the_everyday_keys_are_kept_by_both_sources(tmp_path: Path, monkeypatch:
             patch.setattr(mentions, "common_keys", lambda key_of: (_ for _ in ()).throw(AssertionError("stemmed again")))
             mentions._everyday_keys.cache_clear()
             assert mentions._everyday_keys() == stemmed
-        for other in ("{", json.dumps({**data, "source": "another"}), json.dumps({**data, "keys": [1]}), json.dumps({**data, "keys": "x"})):
+        for other in ("{", json.dumps({**data, "source": "another"}), json.dumps({**data, "value": [1]}), json.dumps({**data, "value": "x"})):
             kept.write_text(other)
             mentions._everyday_keys.cache_clear()
             assert mentions._everyday_keys() == stemmed

@@ -140,16 +140,11 @@ def print_top_help() -> int:
         locale = [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
         key = f"{__version__}|{sys.version}|{columns}|{source.st_mtime_ns}|{source.st_size}|{'|'.join(locale)}"
     kept_at = os.path.join(usercache.cache_dir(), HELP_FILE)
-    kept = usercache.read_json(kept_at) if key else None
-    if isinstance(kept, dict) and kept.get("key") == key and isinstance(kept.get("text"), str):
-        text = kept["text"]
-    else:
+    text = usercache.kept(kept_at, key) if key else None
+    if not isinstance(text, str):
         text = help_parser(width=columns - 2).format_help()  # argparse's own width: the columns less 2
         if key:
-            try:
-                usercache.write_json(kept_at, {"key": key, "text": text})
-            except OSError:
-                pass  # a cache: the next --help renders the text again
+            usercache.keep(kept_at, key, text)
     sys.stdout.write(text)
     return 0
 
